@@ -27,6 +27,8 @@ export const stdioServerSchema = z.looseObject({
   shared: z.boolean().optional(),
   /** A fresh child per request; GET and DELETE answer 405. */
   stateless: z.boolean().optional(),
+  /** Keep one child started ahead so a new session need not wait for one to boot (default true). */
+  warmSpare: z.boolean().optional(),
   ...common,
 });
 

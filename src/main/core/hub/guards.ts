@@ -1,0 +1,75 @@
+/**
+ * The hub's front-door checks (PROTOCOL E: P23–P26), in one place with one test file that pins
+ * them. Each returns a union rather than a boolean so the caller can answer with the exact reason.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export type GuardResult = { ok: true } | { ok: false; status: number; message: string; headers?: Record<string, string> };
+
+const OK: GuardResult = { ok: true };
+
+export interface GuardConfig {
+  port: number;
+  /** Extra browser origins the user allowed (exact `scheme://host[:port]` strings). */
+  extraOrigins: readonly string[];
+  /** The hub token; undefined when auth is turned off (`--no-auth`). */
+  token: string | undefined;
+}
+
+/** Host must name a loopback address with the hub's own port (P23): the DNS-rebinding defence. */
+export function checkHost(host: string | undefined, port: number): GuardResult {
+  if (!host) return { ok: false, status: 403, message: 'Forbidden: missing Host header' };
+  const h = host.toLowerCase();
+  const allowed = h === `127.0.0.1:${port}` || h === `localhost:${port}` || h === `[::1]:${port}`;
+  return allowed ? OK : { ok: false, status: 403, message: `Forbidden: Host '${host}' is not allowed; use 127.0.0.1:${port}` };
+}
+
+export function allowedOrigins(config: GuardConfig): Set<string> {
+  return new Set([`http://127.0.0.1:${config.port}`, `http://localhost:${config.port}`, ...config.extraOrigins]);
+}
+
+/**
+ * A missing Origin is allowed (non-browser clients send none). A present one must be in the
+ * allow-list; `null` never is, and Origin equal to Host is not a reason to accept (P23).
+ */
+export function checkOrigin(origin: string | undefined, allowed: ReadonlySet<string>): GuardResult {
+  if (origin === undefined) return OK;
+  if (allowed.has(origin)) return OK;
+  return { ok: false, status: 403, message: `Forbidden: Origin '${origin}' is not allowed` };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Bearer token, compared in constant time (hashing first makes the lengths equal) (P25). */
+export function checkToken(authorization: string | undefined, token: string | undefined): GuardResult {
+  if (token === undefined) return OK;
+  const denied: GuardResult = {
+    ok: false,
+    status: 401,
+    message: authorization ? 'Unauthorized: the hub token is wrong' : 'Unauthorized: missing hub token (send "Authorization: Bearer <token>")',
+    headers: { 'WWW-Authenticate': 'Bearer realm="patchbay"' },
+  };
+  if (!authorization) return denied;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) return denied;
+  return timingSafeEqual(digest(match[1]!), digest(token)) ? OK : denied;
+}
+
+/** CORS response headers for an allowed origin (P26); none for requests without Origin. */
+export function corsHeaders(origin: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version',
+    Vary: 'Origin',
+  };
+}
+
+export const PREFLIGHT_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers':
+    'Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name',
+  'Access-Control-Max-Age': '600',
+};

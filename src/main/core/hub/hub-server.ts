@@ -1,0 +1,204 @@
+/**
+ * The hub's one HTTP server on loopback: guards first (Host, Origin, token), then `/health`,
+ * `/.well-known/mcp-config` and `/mcp/<server>`. Also the housekeeping tick: keep-alives on idle
+ * streams (P13), request timeouts, and expiry of idle sessions.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import type { Logger } from '../log/logger.js';
+import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
+import { sendError, sendJson } from './http-util.js';
+import { handleDelete, handleGet, handlePost, type EndpointContext } from './mcp-endpoint.js';
+import type { ServerRuntime } from './server-runtime.js';
+import { Session, type SessionHost } from './session.js';
+import type { StreamLimits } from './sse-stream.js';
+
+export interface HubOptions {
+  host: string;
+  port: number;
+  /** Undefined turns auth off (`--no-auth`). */
+  token: string | undefined;
+  extraOrigins: string[];
+  maxBodyBytes: number;
+  maxSessions: number;
+  sessionIdleTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveMs: number;
+  tickMs: number;
+  streamLimits: StreamLimits;
+  version: string;
+  logger: Logger;
+  /** The configured servers, by id; read per request so config reloads take effect at once. */
+  runtime(id: string): ServerRuntime | undefined;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export class Hub {
+  readonly sessions = new Map<string, Session>();
+  private server: Server | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly sockets = new Set<Socket>();
+  private boundPort = 0;
+  private origins = new Set<string>();
+  private readonly endpoint: EndpointContext;
+
+  constructor(private readonly options: HubOptions) {
+    if (!LOOPBACK.has(options.host) && options.token === undefined) {
+      throw new Error(`refusing to listen on ${options.host} without auth: a non-loopback address needs the hub token`);
+    }
+    this.endpoint = {
+      sessions: this.sessions,
+      maxBodyBytes: options.maxBodyBytes,
+      maxSessions: options.maxSessions,
+      version: options.version,
+      newSession: (id, runtime) => new Session(id, runtime.id, this.sessionHost(runtime)),
+    };
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  async listen(): Promise<number> {
+    const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.handle(req, res));
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException): void => {
+        reject(
+          err.code === 'EADDRINUSE'
+            ? new Error(`port ${this.options.port} on ${this.options.host} is already in use (another Patchbay hub? choose one with --port)`)
+            : err.code === 'EACCES'
+              ? new Error(`not allowed to listen on ${this.options.host}:${this.options.port}: ${err.message}`)
+              : err,
+        );
+      };
+      server.once('error', onError);
+      server.listen(this.options.port, this.options.host, () => {
+        server.off('error', onError);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.boundPort = (server.address() as AddressInfo).port;
+    this.origins = allowedOrigins({ port: this.boundPort, extraOrigins: this.options.extraOrigins, token: this.options.token });
+    this.timer = setInterval(() => this.tick(), this.options.tickMs);
+    this.timer.unref();
+    return this.boundPort;
+  }
+
+  /** Closes every session (and so every child), then the server. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // SSE and keep-alive connections would hold close() open forever.
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  /** Ends the sessions of one server (it was removed or changed in the config). */
+  async closeSessionsOf(serverId: string): Promise<void> {
+    await Promise.all([...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()));
+  }
+
+  private sessionHost(runtime: ServerRuntime): SessionHost {
+    return {
+      connect: () => runtime.connect(),
+      requestTimeoutMs: runtime.config.requestTimeoutMs ?? this.options.requestTimeoutMs,
+      streamLimits: this.options.streamLimits,
+      maxRestarts: 3,
+      restartWindowMs: 60_000,
+      ended: (session) => {
+        if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+      },
+    };
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    for (const session of this.sessions.values()) {
+      session.keepAlive(now, this.options.keepAliveMs);
+      session.expireRequests(now);
+      if (session.isIdle(now, this.options.sessionIdleTimeoutMs)) {
+        this.options.logger.info(`session of '${session.serverId}' expired after ${Math.round(this.options.sessionIdleTimeoutMs / 1000)}s idle`);
+        void session.close();
+      }
+    }
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const host = checkHost(req.headers.host, this.boundPort);
+    if (!host.ok) return sendError(res, host.status, ErrorCode.InvalidRequest, host.message);
+    const origin = req.headers.origin;
+    const originCheck = checkOrigin(origin, this.origins);
+    if (!originCheck.ok) return sendError(res, originCheck.status, ErrorCode.InvalidRequest, originCheck.message);
+    const cors = corsHeaders(origin);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...cors, ...PREFLIGHT_HEADERS });
+      res.end();
+      return;
+    }
+    if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
+    if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
+    if (path.startsWith('/mcp/')) return this.handleMcp(req, res, path.slice(5), cors);
+    sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${path}. MCP servers are at /mcp/<server>`, cors);
+  }
+
+  /** Describes the hub; reveals no server names, paths or config (P25). */
+  private wellKnown(): Record<string, unknown> {
+    return {
+      name: 'patchbay',
+      version: this.options.version,
+      transport: 'streamable-http',
+      endpoint: '/mcp/{server}',
+      protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+      authentication: this.options.token === undefined ? 'none' : 'bearer',
+    };
+  }
+
+  private handleMcp(req: IncomingMessage, res: ServerResponse, rest: string, cors: Record<string, string>): void {
+    const auth = checkToken(req.headers.authorization, this.options.token);
+    if (!auth.ok) return sendError(res, auth.status, ErrorCode.Unauthorized, auth.message, { ...cors, ...auth.headers });
+    let id: string;
+    try {
+      id = decodeURIComponent(rest);
+    } catch {
+      return sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
+    }
+    const runtime = id.includes('/') ? undefined : this.options.runtime(id);
+    if (!runtime) return sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: no server '${id}' is configured (or it is disabled)`, cors);
+    const fail = (err: unknown): void => {
+      this.options.logger.error(`request to '${id}' failed: ${(err as Error).message}`);
+      if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, `Internal error: ${(err as Error).message}`, cors);
+      else res.end();
+    };
+    switch (req.method) {
+      case 'POST':
+        handlePost(req, res, runtime, this.endpoint, cors).catch(fail);
+        return;
+      case 'GET':
+        try {
+          handleGet(req, res, runtime, this.endpoint, cors);
+        } catch (err) {
+          fail(err);
+        }
+        return;
+      case 'DELETE':
+        handleDelete(req, res, runtime, this.endpoint, cors).catch(fail);
+        return;
+      default:
+        sendError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${req.method}`, { ...cors, Allow: 'GET, POST, DELETE' });
+    }
+  }
+}

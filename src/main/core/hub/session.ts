@@ -1,0 +1,361 @@
+/**
+ * A downstream session: one MCP client's conversation with one configured server through the
+ * hub. It owns the upstream connection (one per session unless the server is shared), routes each
+ * upstream message to exactly one of its SSE streams (P10), and turns upstream failure into JSON-RPC
+ * errors on every pending request, never a hang.
+ */
+import type { ServerResponse } from 'node:http';
+import { ErrorCode } from '../../../shared/protocol.js';
+import type { UpstreamClosed, UpstreamConnection } from '../upstream/upstream.js';
+import {
+  errorResponse,
+  idKey,
+  isNotification,
+  isRequest,
+  progressTokenOf,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './json-rpc.js';
+import { SseStream, type StreamLimits } from './sse-stream.js';
+
+export type SessionState = 'live' | 'closed' | 'failed';
+
+interface PendingRequest {
+  id: JsonRpcId;
+  method: string;
+  stream: SseStream;
+  progressKey: string | undefined;
+  deadline: number;
+}
+
+export interface SessionHost {
+  /** Opens a new upstream connection for this session (spawning a child, or a shared-child link). */
+  connect(session: Session): Promise<UpstreamConnection>;
+  requestTimeoutMs: number;
+  streamLimits: StreamLimits;
+  /** Called once when the session ends, to drop it from the hub's tables. */
+  ended(session: Session): void;
+  /** Restarts allowed within `restartWindowMs` before the session is failed. */
+  maxRestarts: number;
+  restartWindowMs: number;
+}
+
+const REPLAY_ID_PREFIX = 'patchbay-replay-';
+/** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
+const MAX_UNCLAIMED_STREAMS = 32;
+
+export class Session {
+  state: SessionState = 'live';
+  failure: string | undefined;
+  /** The version the server answered `initialize` with; set once initialized. */
+  protocolVersion: string | undefined;
+  lastActivity = Date.now();
+  readonly createdAt = Date.now();
+
+  private upstream: UpstreamConnection | undefined;
+  private connecting: Promise<UpstreamConnection> | undefined;
+  private readonly pending = new Map<string, PendingRequest>();
+  private readonly progress = new Map<string, PendingRequest>();
+  private readonly streams = new Map<string, SseStream>();
+  private nextStream = 1;
+  private unclaimed: string[] = [];
+  private readonly getStream: SseStream;
+  /** The client's `initialize` request, replayed when the upstream must be re-created. */
+  private initializeRequest: JsonRpcRequest | undefined;
+  private restarts: number[] = [];
+  private replayCounter = 0;
+  /** Hub-originated requests (initialize, replayed initialize) waiting for the server's answer. */
+  private readonly waiters = new Map<string, { resolve(m: JsonRpcMessage): void; reject(e: Error): void }>();
+
+  constructor(
+    readonly id: string,
+    readonly serverId: string,
+    private readonly host: SessionHost,
+  ) {
+    this.getStream = new SseStream('0', host.streamLimits, () => {});
+    this.streams.set('0', this.getStream);
+  }
+
+  /** Headers every response of this session carries (P14, P21). */
+  responseHeaders(): Record<string, string> {
+    const h: Record<string, string> = {};
+    if (this.id) h['Mcp-Session-Id'] = this.id;
+    if (this.protocolVersion) h['Mcp-Protocol-Version'] = this.protocolVersion;
+    return h;
+  }
+
+  get usesPrimingEvents(): boolean {
+    return this.protocolVersion !== undefined && this.protocolVersion >= '2025-11-25';
+  }
+
+  hasPending(id: JsonRpcId): boolean {
+    return this.pending.has(idKey(id));
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Sends the client's `initialize` upstream and resolves with the server's answer. The caller
+   * answers the HTTP request with it (as JSON, so the session id header rides on it).
+   */
+  async initialize(request: JsonRpcRequest, raw: string | undefined): Promise<{ message: JsonRpcMessage; ok: boolean }> {
+    this.initializeRequest = request;
+    try {
+      const upstream = await this.ensureUpstream(false);
+      const message = await this.ask(upstream, request, raw);
+      const result = (message as { result?: { protocolVersion?: unknown } }).result;
+      if (result && typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+      return { message, ok: result !== undefined };
+    } catch (err) {
+      return { message: errorResponse(request.id, ErrorCode.InternalError, (err as Error).message, { server: this.serverId }), ok: false };
+    }
+  }
+
+  /** For sessions the hub initializes itself (stateless servers): what to replay upstream. */
+  setInitializeRequest(request: JsonRpcRequest): void {
+    this.initializeRequest = request;
+  }
+
+  /** Sends a hub-originated request and waits for its answer (or the upstream's death). */
+  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string): Promise<JsonRpcMessage> {
+    return new Promise((resolve, reject) => {
+      this.waiters.set(idKey(request.id), { resolve, reject });
+      upstream.send(request, raw);
+    });
+  }
+
+  /** Opens a stream for a POST that carries requests, and forwards the POST's messages. */
+  openRequestStream(res: ServerResponse, extraHeaders: Record<string, string>): SseStream {
+    const stream = new SseStream(String(this.nextStream++), this.host.streamLimits, (s) => this.streamDetached(s));
+    this.streams.set(stream.key, stream);
+    stream.attach(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
+    return stream;
+  }
+
+  /** Forwards messages of one POST. Requests are answered on `stream`. */
+  async forward(messages: JsonRpcMessage[], raws: Array<string | undefined>, stream: SseStream | undefined): Promise<void> {
+    this.lastActivity = Date.now();
+    const now = Date.now();
+    for (const m of messages) {
+      if (isRequest(m) && stream) {
+        const entry: PendingRequest = {
+          id: m.id,
+          method: m.method,
+          stream,
+          progressKey: undefined,
+          deadline: now + this.host.requestTimeoutMs,
+        };
+        const token = progressTokenOf(m);
+        if (token !== undefined) {
+          entry.progressKey = idKey(token);
+          this.progress.set(entry.progressKey, entry);
+        }
+        this.pending.set(idKey(m.id), entry);
+        stream.pending++;
+      } else if (isNotification(m) && m.method === 'notifications/cancelled') {
+        this.clientCancelled(m.params?.requestId);
+      }
+    }
+    let upstream: UpstreamConnection;
+    try {
+      upstream = await this.ensureUpstream(true);
+    } catch (err) {
+      this.failAll((err as Error).message, {});
+      return;
+    }
+    for (let i = 0; i < messages.length; i++) upstream.send(messages[i]!, raws[i]);
+  }
+
+  /** Attaches the standalone GET stream (P10), replacing an older connection of it. */
+  attachGetStream(res: ServerResponse, extraHeaders: Record<string, string>): void {
+    this.lastActivity = Date.now();
+    if (this.getStream.attached) this.getStream.end();
+    this.getStream.attach(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
+    // Messages that arrived while no GET stream was open were kept for it.
+    this.getStream.replayUnsent();
+  }
+
+  /** Resumes a stream after `Last-Event-ID` (P11). False when the id is unknown or evicted. */
+  resume(key: string, n: number, res: ServerResponse, extraHeaders: Record<string, string>): boolean {
+    const stream = this.streams.get(key);
+    if (!stream || !stream.canResumeFrom(n)) return false;
+    this.lastActivity = Date.now();
+    if (stream.attached) stream.end();
+    stream.attach(res, { ...extraHeaders, ...this.responseHeaders() }, false);
+    stream.replayFrom(n);
+    if (stream.done) this.finishStream(stream);
+    return true;
+  }
+
+  /** No traffic for `timeoutMs`, nothing in flight, and no stream the client holds open. */
+  isIdle(now: number, timeoutMs: number): boolean {
+    if (this.pending.size > 0 || now - this.lastActivity < timeoutMs) return false;
+    for (const s of this.streams.values()) if (s.attached) return false;
+    return true;
+  }
+
+  keepAlive(now: number, idleMs: number): void {
+    for (const s of this.streams.values()) s.keepAlive(now, idleMs);
+  }
+
+  /** Fails requests past their deadline and tells the server they were cancelled. */
+  expireRequests(now: number): void {
+    for (const [key, p] of this.pending) {
+      if (p.deadline > now) continue;
+      const seconds = Math.round(this.host.requestTimeoutMs / 1000);
+      this.upstream?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${seconds}s in patchbay` } });
+      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${seconds}s`));
+    }
+  }
+
+  async close(reason: SessionState = 'closed', failure?: string): Promise<void> {
+    if (this.state !== 'live') return;
+    this.state = reason;
+    this.failure = failure;
+    this.failAll(failure ?? `session closed`, {});
+    for (const s of this.streams.values()) s.end();
+    this.streams.clear();
+    this.host.ended(this);
+    const upstream = this.upstream;
+    this.upstream = undefined;
+    await upstream?.close();
+  }
+
+  private async ensureUpstream(replay: boolean): Promise<UpstreamConnection> {
+    if (this.upstream && !this.upstream.closed) return this.upstream;
+    if (this.connecting) return this.connecting;
+    this.connecting = (async () => {
+      const upstream = await this.host.connect(this);
+      upstream.onmessage = (m, raw) => this.fromUpstream(m, raw);
+      upstream.onclose = (info) => this.upstreamClosed(upstream, info);
+      if (replay && this.initializeRequest) await this.replayInitialize(upstream);
+      this.upstream = upstream;
+      return upstream;
+    })();
+    try {
+      return await this.connecting;
+    } finally {
+      this.connecting = undefined;
+    }
+  }
+
+  /** Re-initializes a new upstream with the client's own `initialize` (ARCHITECTURE: reliability). */
+  private async replayInitialize(upstream: UpstreamConnection): Promise<void> {
+    const id = `${REPLAY_ID_PREFIX}${++this.replayCounter}`;
+    const answer = await this.ask(upstream, { ...this.initializeRequest!, id });
+    if ('error' in answer && answer.error) throw new Error(`server '${this.serverId}' refused the replayed initialize: ${answer.error.message}`);
+    upstream.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  private fromUpstream(message: JsonRpcMessage, raw: string): void {
+    this.lastActivity = Date.now();
+    if (!('method' in message)) {
+      const key = idKey(message.id ?? '');
+      const waiter = this.waiters.get(key);
+      if (waiter) {
+        this.waiters.delete(key);
+        waiter.resolve(message);
+        return;
+      }
+      const p = this.pending.get(key);
+      // Unknown ids: a response to a request that was cancelled or timed out. Dropped on purpose.
+      if (p) this.answer(key, p, message, raw);
+      return;
+    }
+    this.routeServerMessage(message, raw);
+  }
+
+  /**
+   * Where a server-initiated request or notification goes. Stdio carries no stream affinity, so
+   * the hub infers it: a progress notification goes with the request that asked for it; anything
+   * else goes on the oldest request stream still open (servers send logging, sampling and
+   * elicitation while handling a call), else on the GET stream, where it waits if none is open.
+   */
+  private routeServerMessage(message: JsonRpcMessage, raw: string): void {
+    const json = raw.includes('\n') ? JSON.stringify(message) : raw;
+    if ('method' in message && message.method === 'notifications/progress') {
+      const token = (message.params as { progressToken?: JsonRpcId } | undefined)?.progressToken;
+      const p = token === undefined ? undefined : this.progress.get(idKey(token));
+      if (p) {
+        // Progress extends the request's timeout (ARCHITECTURE: reliability rules).
+        p.deadline = Date.now() + this.host.requestTimeoutMs;
+        p.stream.push(json);
+        return;
+      }
+    }
+    for (const p of this.pending.values()) {
+      if (p.stream.attached) {
+        p.stream.push(json);
+        return;
+      }
+    }
+    this.getStream.push(json);
+  }
+
+  private answer(key: string, p: PendingRequest, message: JsonRpcMessage, raw?: string): void {
+    this.pending.delete(key);
+    if (p.progressKey) this.progress.delete(p.progressKey);
+    const json = raw !== undefined && !raw.includes('\n') ? raw : JSON.stringify(message);
+    p.stream.push(json);
+    p.stream.pending--;
+    if (p.stream.pending === 0) this.streamComplete(p.stream);
+  }
+
+  /** Every response of the stream went out: end it, or keep it (bounded) for a resumption. */
+  private streamComplete(stream: SseStream): void {
+    stream.done = true;
+    if (stream.attached) {
+      this.finishStream(stream);
+      return;
+    }
+    this.unclaimed.push(stream.key);
+    while (this.unclaimed.length > MAX_UNCLAIMED_STREAMS) this.streams.delete(this.unclaimed.shift()!);
+  }
+
+  private finishStream(stream: SseStream): void {
+    stream.end();
+    this.streams.delete(stream.key);
+  }
+
+  private streamDetached(_stream: SseStream): void {
+    // Kept for resumption (P11); a completed stream is dropped when it is resumed or the session ends.
+  }
+
+  private clientCancelled(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const key = idKey(requestId);
+    const p = this.pending.get(key);
+    if (!p) return;
+    // The server should not answer a cancelled request, so the stream must not wait for it.
+    this.pending.delete(key);
+    if (p.progressKey) this.progress.delete(p.progressKey);
+    p.stream.pending--;
+    if (p.stream.pending === 0) this.streamComplete(p.stream);
+  }
+
+  private upstreamClosed(upstream: UpstreamConnection, info: UpstreamClosed): void {
+    if (this.upstream === upstream) this.upstream = undefined;
+    const data: Record<string, unknown> = { server: this.serverId };
+    if (info.exitCode !== undefined) data.exitCode = info.exitCode;
+    if (info.signal) data.signal = info.signal;
+    if (info.stderrTail) data.stderr = info.stderrTail;
+    this.failAll(info.message, data);
+    for (const waiter of this.waiters.values()) waiter.reject(new Error(info.message));
+    this.waiters.clear();
+    const now = Date.now();
+    this.restarts = this.restarts.filter((t) => now - t < this.host.restartWindowMs);
+    this.restarts.push(now);
+    if (this.restarts.length > this.host.maxRestarts) {
+      void this.close('failed', `${info.message} (it failed ${this.restarts.length} times within ${Math.round(this.host.restartWindowMs / 1000)}s; session closed)`);
+    }
+  }
+
+  private failAll(message: string, data: Record<string, unknown>): void {
+    for (const [key, p] of [...this.pending]) {
+      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, message, Object.keys(data).length ? data : undefined));
+    }
+  }
+}

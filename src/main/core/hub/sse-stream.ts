@@ -1,0 +1,147 @@
+/**
+ * One logical SSE stream of a session: the stream opened by a POST that carried requests, or the
+ * session's standalone GET stream. It outlives the HTTP response it is written to, so a client
+ * whose connection drops can resume it with `Last-Event-ID` (PROTOCOL P9–P11): its events are
+ * kept, bounded, until it completes while attached, and a resumed GET picks up where it broke.
+ *
+ * Event ids are `<streamKey>-<n>`: unique within the session and tied to their stream, so a
+ * resumption replays only that stream (never another's messages).
+ */
+import type { ServerResponse } from 'node:http';
+
+export interface StreamLimits {
+  /** Most events kept for replay, per stream. */
+  maxEvents: number;
+  /** Most bytes kept for replay, per stream. */
+  maxBytes: number;
+}
+
+interface StoredEvent {
+  n: number;
+  data: string;
+}
+
+export class SseStream {
+  /** Requests of this stream still waiting for their response. Zero on a GET stream. */
+  pending = 0;
+  /** True once every response went out: the stream ends when it is (or next gets) attached. */
+  done = false;
+  lastWrite = 0;
+  private res: ServerResponse | undefined;
+  private events: StoredEvent[] = [];
+  private bytes = 0;
+  private next = 1;
+  /** Oldest event number that can still be replayed; older ones were evicted. */
+  private floor = 1;
+  /** Highest event number written to a connection. */
+  private sentUpTo = 0;
+
+  constructor(
+    readonly key: string,
+    private readonly limits: StreamLimits,
+    private readonly onDetached: (stream: SseStream) => void,
+  ) {}
+
+  get attached(): boolean {
+    return this.res !== undefined;
+  }
+
+  /**
+   * Writes SSE headers at once (a client must not wait for the first event to see them, P10) and
+   * makes this response the stream's sink. `headers` are the session's response headers.
+   */
+  attach(res: ServerResponse, headers: Record<string, string>, primingEvent: boolean): void {
+    this.res = res;
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      // Reverse proxies (nginx) must not buffer a stream.
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    // A priming event (id, empty data) lets a 2025-11-25 client resume even before any message.
+    if (primingEvent) this.rawWrite(`id: ${this.key}-0\ndata: \n\n`);
+    res.once('close', () => {
+      if (this.res !== res) return;
+      this.res = undefined;
+      this.onDetached(this);
+    });
+  }
+
+  /** Sends one JSON-RPC message (its JSON text on one line) as an event, or keeps it for replay. */
+  push(json: string): void {
+    const n = this.next++;
+    this.remember(n, json);
+    if (this.res) this.writeEvent(n, json);
+  }
+
+  /** Replays events after event number `after` (a client's `Last-Event-ID`). */
+  replayFrom(after: number): void {
+    for (const e of this.events) if (e.n > after) this.writeEvent(e.n, e.data);
+  }
+
+  /** Sends what was queued while no connection was attached (a new GET stream). */
+  replayUnsent(): void {
+    this.replayFrom(this.sentUpTo);
+  }
+
+  /** Whether event number `n` of this stream is still known (0 is the priming event). */
+  canResumeFrom(n: number): boolean {
+    return n >= this.floor - 1 && n < this.next;
+  }
+
+  /**
+   * Ends the HTTP response if one is attached. A completed stream's events are dropped then; an
+   * open one keeps them, since a newer connection (or a resumption) takes over.
+   */
+  end(): void {
+    const res = this.res;
+    if (!res) return;
+    this.res = undefined;
+    res.end();
+    if (this.done) {
+      this.events = [];
+      this.bytes = 0;
+    }
+  }
+
+  /** Writes an SSE comment so idle connections and proxies stay up (P13). */
+  keepAlive(now: number, idleMs: number): void {
+    if (this.res && now - this.lastWrite >= idleMs) this.rawWrite(': keepalive\n\n');
+  }
+
+  private remember(n: number, data: string): void {
+    this.events.push({ n, data });
+    this.bytes += data.length;
+    while (this.events.length > this.limits.maxEvents || (this.bytes > this.limits.maxBytes && this.events.length > 1)) {
+      const dropped = this.events.shift()!;
+      this.bytes -= dropped.data.length;
+      this.floor = dropped.n + 1;
+    }
+  }
+
+  private writeEvent(n: number, json: string): void {
+    if (n > this.sentUpTo) this.sentUpTo = n;
+    this.rawWrite(frame(this.key, n, json));
+  }
+
+  private rawWrite(text: string): void {
+    this.lastWrite = Date.now();
+    this.res!.write(text);
+  }
+}
+
+function frame(key: string, n: number, json: string): string {
+  return `id: ${key}-${n}\nevent: message\ndata: ${json}\n\n`;
+}
+
+/** Splits a `Last-Event-ID` into its stream key and event number, or undefined when malformed. */
+export function parseEventId(value: string): { key: string; n: number } | undefined {
+  const dash = value.lastIndexOf('-');
+  if (dash <= 0) return undefined;
+  const n = Number(value.slice(dash + 1));
+  if (!Number.isSafeInteger(n) || n < 0) return undefined;
+  return { key: value.slice(0, dash), n };
+}

@@ -1,0 +1,56 @@
+/**
+ * Splits a byte stream into newline-delimited JSON-RPC messages (MCP stdio framing). A line that
+ * is not JSON is reported and skipped, never fatal (PROTOCOL P29); a line over the cap is dropped
+ * whole so a misbehaving child cannot make the hub buffer without bound.
+ */
+export interface LineReaderHandlers {
+  line(text: string): void;
+  oversize(bytes: number): void;
+}
+
+export class LineReader {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private skipping = false;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly handlers: LineReaderHandlers,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) break;
+      this.take(chunk.subarray(start, nl), true);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.take(chunk.subarray(start), false);
+  }
+
+  private take(piece: Buffer, complete: boolean): void {
+    if (!this.skipping) {
+      if (this.size + piece.length > this.maxLineBytes) {
+        this.skipping = true;
+        this.chunks = [];
+      } else {
+        this.chunks.push(piece);
+      }
+    }
+    this.size += piece.length;
+    if (!complete) return;
+    if (this.skipping) {
+      this.handlers.oversize(this.size);
+    } else {
+      // One chunk is the common case: decode it without a concat copy.
+      const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+      let text = buf.toString('utf8');
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (text.trim() !== '') this.handlers.line(text);
+    }
+    this.chunks = [];
+    this.size = 0;
+    this.skipping = false;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * A stdio MCP server as a child process (PROTOCOL F: P29–P31). The child runs in its own process
+ * group on POSIX so that shutdown reaches what it spawned too (`npx` → `node`, `uvx` → `python`):
+ * no orphans.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createLogger, type Logger } from '../log/logger.js';
+import { classify, type JsonRpcMessage } from '../hub/json-rpc.js';
+import { LineReader } from './line-reader.js';
+import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
+
+export interface StdioSpawnSpec {
+  serverId: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string | undefined;
+}
+
+export interface StdioUpstreamOptions {
+  /** Largest line accepted from the child. */
+  maxLineBytes?: number;
+  /** How many stderr lines to keep for error messages. */
+  stderrTailLines?: number;
+  /** Shutdown waits: after closing stdin, then after SIGTERM. */
+  closeGraceMs?: number;
+  termGraceMs?: number;
+  logger?: Logger;
+}
+
+const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
+
+export class StdioUpstream implements UpstreamConnection {
+  onmessage: UpstreamConnection['onmessage'];
+  onclose: UpstreamConnection['onclose'];
+  onstderr: UpstreamConnection['onstderr'];
+
+  private readonly child: ChildProcess;
+  private readonly log: Logger;
+  private readonly stderrTail: string[] = [];
+  private readonly stderrTailLines: number;
+  private readonly exited: Promise<void>;
+  private closing = false;
+  private ended = false;
+  private spawnError: Error | undefined;
+
+  constructor(
+    readonly spec: StdioSpawnSpec,
+    private readonly options: StdioUpstreamOptions = {},
+  ) {
+    this.log = options.logger ?? createLogger(`stdio:${spec.serverId}`);
+    this.stderrTailLines = options.stderrTailLines ?? 20;
+    const posix = process.platform !== 'win32';
+    this.child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: posix,
+      windowsHide: true,
+    });
+    const reader = new LineReader(options.maxLineBytes ?? DEFAULT_MAX_LINE, {
+      line: (text) => this.handleLine(text),
+      oversize: (bytes) => this.log.warn(`dropped a ${bytes}-byte line from stdout: over the line limit`),
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
+    const errReader = new LineReader(64 * 1024, {
+      line: (text) => this.handleStderr(text),
+      oversize: () => this.handleStderr('[a stderr line over 64 KiB was dropped]'),
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => errReader.push(chunk));
+    // EPIPE when the child dies while we write: the exit handler reports it, not this.
+    this.child.stdin!.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (err) => {
+        this.spawnError = err;
+        this.finish(null, null);
+        resolve();
+      });
+      this.child.once('exit', (code, signal) => {
+        this.finish(code, signal);
+        resolve();
+      });
+    });
+  }
+
+  /** Settles when the child process has exited, however that happened. */
+  exitedPromise(): Promise<void> {
+    return this.exited;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get closed(): boolean {
+    return this.ended || this.closing;
+  }
+
+  send(message: JsonRpcMessage, raw?: string): void {
+    if (this.closed) return;
+    // Raw text from an HTTP body may contain newlines (pretty-printed JSON); stdio framing forbids them.
+    const line = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') ? raw : JSON.stringify(message);
+    this.child.stdin!.write(line + '\n');
+  }
+
+  private handleLine(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.log.warn('skipped a non-JSON line on stdout', { line: text.slice(0, 200) });
+      return;
+    }
+    if (!classify(value)) {
+      this.log.warn('skipped a line on stdout that is not a JSON-RPC message', { line: text.slice(0, 200) });
+      return;
+    }
+    this.onmessage?.(value as JsonRpcMessage, text);
+  }
+
+  private handleStderr(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
+    this.onstderr?.(line);
+  }
+
+  private finish(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.closing) return;
+    this.onclose?.(this.describeExit(code, signal));
+  }
+
+  private describeExit(code: number | null, signal: NodeJS.Signals | null): UpstreamClosed {
+    const tail = this.stderrTail.join('\n').slice(-2000);
+    const id = this.spec.serverId;
+    let what: string;
+    if (this.spawnError) {
+      const e = this.spawnError as NodeJS.ErrnoException;
+      what = e.code === 'ENOENT'
+        ? `server '${id}' could not start: command not found: ${this.spec.command}`
+        : `server '${id}' could not start: ${e.message}`;
+    } else if (signal) {
+      what = `server '${id}' was killed by ${signal}`;
+    } else {
+      what = `server '${id}' exited with code ${code}`;
+    }
+    const info: UpstreamClosed = { message: tail ? `${what}: ${tail}` : what, exitCode: code, signal };
+    if (tail) info.stderrTail = tail;
+    return info;
+  }
+
+  /** Close stdin, wait; SIGTERM the group, wait; SIGKILL the group (PROTOCOL P30). */
+  async close(): Promise<void> {
+    if (this.closing) return this.exited;
+    this.closing = true;
+    if (this.ended) return;
+    this.child.stdin!.end();
+    if (await this.waitExit(this.options.closeGraceMs ?? 1000)) return;
+    this.signal('SIGTERM');
+    if (await this.waitExit(this.options.termGraceMs ?? 2000)) return;
+    this.signal('SIGKILL');
+    await this.exited;
+  }
+
+  private signal(sig: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform !== 'win32') process.kill(-pid, sig);
+      else this.child.kill(sig);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private async waitExit(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const done = await Promise.race([this.exited.then(() => true), timeout]);
+    clearTimeout(timer);
+    return done;
+  }
+}

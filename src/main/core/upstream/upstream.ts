@@ -1,0 +1,27 @@
+/**
+ * An upstream connection carries JSON-RPC messages to one MCP server and back. It is the hub's
+ * equivalent of the SDK's `Transport`, minus everything the hub does not need: messages arrive
+ * already parsed, with their raw text when the hub can forward it without re-serializing.
+ */
+import type { JsonRpcMessage } from '../hub/json-rpc.js';
+
+export interface UpstreamClosed {
+  /** A sentence a person can act on, e.g. "server 'fs' exited with code 1: <stderr tail>". */
+  message: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  stderrTail?: string;
+}
+
+export interface UpstreamConnection {
+  /** `raw` is the message's JSON text on one line when the caller already has it. */
+  send(message: JsonRpcMessage, raw?: string): void;
+  /** `raw` is the JSON text the server sent, suitable to forward as is. */
+  onmessage: ((message: JsonRpcMessage, raw: string) => void) | undefined;
+  /** Fired once, when the connection ends for any reason other than close(). */
+  onclose: ((info: UpstreamClosed) => void) | undefined;
+  /** Lines the server wrote to stderr (its log). */
+  onstderr: ((line: string) => void) | undefined;
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
