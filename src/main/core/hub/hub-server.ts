@@ -14,6 +14,17 @@ import type { ServerRuntime } from './server-runtime.js';
 import { Session, type SessionHost } from './session.js';
 import type { StreamLimits } from './sse-stream.js';
 
+/**
+ * A feature mounted on the hub's port under a path prefix (`/api`, `/ui`, `/oauth/callback`).
+ * Host and Origin are checked before any route runs; `auth: 'token'` also requires the hub token
+ * (or whatever `authorize` accepts, e.g. the UI's session cookie).
+ */
+export interface HubRoute {
+  prefix: string;
+  auth: 'token' | 'none';
+  handle(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): void | Promise<void>;
+}
+
 export interface HubOptions {
   host: string;
   port: number;
@@ -31,6 +42,12 @@ export interface HubOptions {
   logger: Logger;
   /** The configured servers, by id; read per request so config reloads take effect at once. */
   runtime(id: string): ServerRuntime | undefined;
+  routes?: HubRoute[];
+  /**
+   * Extra ways a request may prove it is allowed in, besides the bearer token (the UI's cookie).
+   * Called only when the bearer check failed.
+   */
+  authorize?(req: IncomingMessage): boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -43,11 +60,13 @@ export class Hub {
   private boundPort = 0;
   private origins = new Set<string>();
   private readonly endpoint: EndpointContext;
+  private readonly routes: HubRoute[];
 
   constructor(private readonly options: HubOptions) {
     if (!LOOPBACK.has(options.host) && options.token === undefined) {
       throw new Error(`refusing to listen on ${options.host} without auth: a non-loopback address needs the hub token`);
     }
+    this.routes = [...(options.routes ?? [])];
     this.endpoint = {
       sessions: this.sessions,
       maxBodyBytes: options.maxBodyBytes,
@@ -55,6 +74,11 @@ export class Hub {
       version: options.version,
       newSession: (id, runtime) => new Session(id, runtime.id, this.sessionHost(runtime)),
     };
+  }
+
+  /** Mounts a feature under a path prefix (see HubRoute). */
+  addRoute(route: HubRoute): void {
+    this.routes.push(route);
   }
 
   get port(): number {
@@ -152,7 +176,27 @@ export class Hub {
     if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
     if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
     if (path.startsWith('/mcp/')) return this.handleMcp(req, res, path.slice(5), cors);
+    for (const route of this.routes) {
+      if (path !== route.prefix && !path.startsWith(route.prefix + '/')) continue;
+      if (route.auth === 'token') {
+        const denied = this.checkAuth(req);
+        if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
+      }
+      void Promise.resolve(route.handle(req, res, path, cors)).catch((err: Error) => {
+        this.options.logger.error(`${route.prefix} failed: ${err.message}`);
+        if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, `Internal error: ${err.message}`, cors);
+        else res.end();
+      });
+      return;
+    }
     sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${path}. MCP servers are at /mcp/<server>`, cors);
+  }
+
+  /** Undefined when the request may go on; else why not (P25). */
+  private checkAuth(req: IncomingMessage): { status: number; message: string; headers?: Record<string, string> } | undefined {
+    const auth = checkToken(req.headers.authorization, this.options.token);
+    if (auth.ok || this.options.authorize?.(req)) return undefined;
+    return auth;
   }
 
   /** Describes the hub; reveals no server names, paths or config (P25). */
@@ -168,8 +212,8 @@ export class Hub {
   }
 
   private handleMcp(req: IncomingMessage, res: ServerResponse, rest: string, cors: Record<string, string>): void {
-    const auth = checkToken(req.headers.authorization, this.options.token);
-    if (!auth.ok) return sendError(res, auth.status, ErrorCode.Unauthorized, auth.message, { ...cors, ...auth.headers });
+    const denied = this.checkAuth(req);
+    if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
     let id: string;
     try {
       id = decodeURIComponent(rest);
