@@ -61,7 +61,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const settings = config.get().hub ?? {};
 
   const runtimeDeps = {
-    resolveSecrets: (server: ServerConfig) => resolveServerSecrets(server, secrets),
+    resolveSecrets: (server: ServerConfig, serverId: string) => resolveServerSecrets(server, secrets, { serverId }),
     childEnv: async (configured: Record<string, string> | undefined) =>
       buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
     logger: log,
@@ -88,7 +88,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   try {
     port = await hub.listen();
   } catch (err) {
-    config.close();
+    await config.close();
     throw err;
   }
   const url = `http://127.0.0.1:${port}`;
@@ -135,7 +135,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       closing ??= (async () => {
         offChange();
         offProblems();
-        config.close();
+        await config.close();
         await hub.close();
         await Promise.all([...runtimes.values()].map((r) => r.close()));
         await rm(paths.discoveryFile, { force: true });

@@ -175,7 +175,8 @@ export class Hub {
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
     if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
-    if (path.startsWith('/mcp/')) return this.handleMcp(req, res, path.slice(5), cors);
+    // Everything under /mcp needs the token before anything else is said about it (P25).
+    if (path === '/mcp' || path.startsWith('/mcp/')) return this.handleMcp(req, res, path.slice(5), cors);
     for (const route of this.routes) {
       if (path !== route.prefix && !path.startsWith(route.prefix + '/')) continue;
       if (route.auth === 'token') {
@@ -220,7 +221,7 @@ export class Hub {
     } catch {
       return sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
     }
-    const runtime = id.includes('/') ? undefined : this.options.runtime(id);
+    const runtime = id === '' || id.includes('/') ? undefined : this.options.runtime(id);
     if (!runtime) return sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: no server '${id}' is configured (or it is disabled)`, cors);
     const fail = (err: unknown): void => {
       this.options.logger.error(`request to '${id}' failed: ${(err as Error).message}`);

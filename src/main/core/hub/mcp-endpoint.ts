@@ -10,7 +10,7 @@ import { readBody } from './body.js';
 import { accepts, sendError, sendJson } from './http-util.js';
 import { classify, isRequest, type JsonRpcMessage, type JsonRpcRequest } from './json-rpc.js';
 import type { ServerRuntime } from './server-runtime.js';
-import { Session } from './session.js';
+import type { Session } from './session.js';
 import { parseEventId } from './sse-stream.js';
 
 export interface EndpointContext {

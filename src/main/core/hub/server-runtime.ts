@@ -11,7 +11,7 @@ import type { UpstreamConnection } from '../upstream/upstream.js';
 
 export interface ServerRuntimeDeps {
   /** Resolves `${secret:NAME}` references; runs each time a child is started. */
-  resolveSecrets(server: ServerConfig): Promise<ServerConfig>;
+  resolveSecrets(server: ServerConfig, serverId: string): Promise<ServerConfig>;
   /** The environment a child gets, given its configured env. */
   childEnv(configured: Record<string, string> | undefined): Promise<Record<string, string>>;
   logger: Logger;
@@ -95,7 +95,7 @@ export class ServerRuntime {
   }
 
   private async spawn(): Promise<StdioUpstream> {
-    const resolved = config(await this.deps.resolveSecrets(this.config));
+    const resolved = config(await this.deps.resolveSecrets(this.config, this.id));
     const env = await this.deps.childEnv(resolved.env);
     const child = new StdioUpstream(
       { serverId: this.id, command: resolved.command, args: resolved.args ?? [], env, cwd: resolved.cwd },

@@ -1,0 +1,152 @@
+/** `patchbay serve`: the headless shell — the same engine as the desktop app, on loopback, until a signal. */
+import { startEngine, type EngineOptions, type RunningEngine } from '../../core/engine.js';
+import { ensureDataDir } from '../../core/paths.js';
+import {
+  EXIT_OK,
+  UsageError,
+  type CliCommand,
+  type CliIo,
+  type CommandContext,
+} from '../command.js';
+import { cliConfigFile, cliDataPaths, CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
+import { stringValue } from '../parse-args.js';
+
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Run the hub headless on 127.0.0.1 until Ctrl-C or SIGTERM',
+  details: [
+    'Serves every configured server at http://127.0.0.1:<port>/mcp/<server>. Clients must present',
+    'the hub token stored in <data dir>/hub-token (the token itself is never printed).',
+  ].join('\n'),
+  options: [
+    CONFIG_OPTION,
+    {
+      name: 'port',
+      type: 'string',
+      valueName: 'N',
+      description:
+        'Port to listen on (0 picks a free one; default: hub.port in config, else 39517)',
+    },
+    {
+      name: 'host',
+      type: 'string',
+      valueName: 'H',
+      description: 'Address to bind (default 127.0.0.1); a non-loopback address keeps auth on',
+    },
+    {
+      name: 'no-auth',
+      type: 'boolean',
+      description: 'Accept requests without the hub token (local testing only; loopback only)',
+    },
+    DATA_DIR_OPTION,
+  ],
+  examples: [
+    { command: 'patchbay serve', description: 'Run with the default data dir and port' },
+    {
+      command: 'patchbay serve --port 0 --data-dir /tmp/pb',
+      description: 'A throwaway hub on a free port',
+    },
+    {
+      command: 'patchbay serve --config ./servers.json --no-auth',
+      description: 'Try a config without tokens (prints a warning)',
+    },
+  ],
+  run: serve,
+};
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+async function serve(ctx: CommandContext): Promise<number> {
+  const { io, values, commandPath } = ctx;
+  const options = engineOptions(ctx);
+  await ensureDataDir(options.dataDir);
+  const engine = await startEngine(options);
+
+  const lines = [`patchbay: hub running at ${engine.url}`];
+  const servers = engine.servers();
+  if (servers.length === 0) {
+    lines.push(
+      `  no servers yet: add them under "mcpServers" in ${options.configFile ?? cliDataPaths(io, values, commandPath).configFile}`,
+    );
+  }
+  const width = Math.max(0, ...servers.map((s) => s.id.length));
+  for (const server of servers) {
+    lines.push(
+      `  ${server.id.padEnd(width)}  ${server.url}  (${server.kind}${server.disabled ? ', disabled' : ''})`,
+    );
+  }
+  if (options.auth === false) {
+    lines.push(
+      '',
+      '  ******************************************************************',
+      '  WARNING: authentication is OFF (--no-auth). Any program or web page',
+      '  able to reach this port can use every configured server and the',
+      '  credentials behind it. Use this for local testing only.',
+      '  ******************************************************************',
+      '',
+    );
+  } else {
+    lines.push(`  clients must send the hub token stored in ${engine.tokenFile}`);
+  }
+  lines.push('  press Ctrl-C to stop');
+  io.stderr.write(lines.join('\n') + '\n');
+
+  const signal = await waitForSignal();
+  io.stderr.write(`patchbay: ${signal} received, shutting down (again to force)\n`);
+  await closeOrForce(engine, io);
+  return EXIT_OK;
+}
+
+function engineOptions(ctx: CommandContext): EngineOptions {
+  const { io, values, commandPath } = ctx;
+  const options: EngineOptions = { dataDir: cliDataPaths(io, values, commandPath).dataDir };
+  const config = cliConfigFile(io, values, commandPath);
+  if (config.explicit) options.configFile = config.file;
+  const port = stringValue(values, 'port', commandPath);
+  if (port !== undefined) {
+    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+      throw new UsageError('--port must be a whole number from 0 to 65535', commandPath);
+    }
+    options.port = Number(port);
+  }
+  const host = stringValue(values, 'host', commandPath);
+  if (host !== undefined) options.host = host;
+  if (values['no-auth'] === true) {
+    if (host !== undefined && !LOOPBACK_HOSTS.has(host.toLowerCase())) {
+      throw new UsageError(
+        `--no-auth is only allowed on a loopback host; on ${host} anyone who can reach the port could use your servers`,
+        commandPath,
+      );
+    }
+    options.auth = false;
+  }
+  return options;
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** A second signal during shutdown means the person wants out now. */
+async function closeOrForce(engine: RunningEngine, io: CliIo): Promise<void> {
+  const force = (): void => {
+    io.stderr.write('patchbay: forced exit\n');
+    process.exit(1);
+  };
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  try {
+    await engine.close();
+  } finally {
+    process.off('SIGINT', force);
+    process.off('SIGTERM', force);
+  }
+}
