@@ -52,12 +52,17 @@ export interface HubOptions {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(prefix + '/');
+}
+
 export class Hub {
   readonly sessions = new Map<string, Session>();
   private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
+  private closed = false;
   private origins = new Set<string>();
   private readonly endpoint: EndpointContext;
   private readonly routes: HubRoute[];
@@ -72,6 +77,7 @@ export class Hub {
       maxBodyBytes: options.maxBodyBytes,
       maxSessions: options.maxSessions,
       version: options.version,
+      isClosed: () => this.closed,
       newSession: (id, runtime) => new Session(id, runtime.id, this.sessionHost(runtime)),
     };
   }
@@ -117,6 +123,7 @@ export class Hub {
 
   /** Closes every session (and so every child), then the server. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await Promise.all([...this.sessions.values()].map((s) => s.close()));
     const server = this.server;
@@ -176,9 +183,14 @@ export class Hub {
     if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
     if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
     // Everything under /mcp needs the token before anything else is said about it (P25).
-    if (path === '/mcp' || path.startsWith('/mcp/')) return this.handleMcp(req, res, path.slice(5), cors);
+    if (isUnder(path, '/mcp')) return this.handleMcp(req, res, path.slice(5), cors);
+    if (isUnder(path, '/api')) {
+      // The API says nothing, not even "not found", to a caller without the token (P25).
+      const denied = this.checkAuth(req);
+      if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
+    }
     for (const route of this.routes) {
-      if (path !== route.prefix && !path.startsWith(route.prefix + '/')) continue;
+      if (!isUnder(path, route.prefix)) continue;
       if (route.auth === 'token') {
         const denied = this.checkAuth(req);
         if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });

@@ -19,6 +19,8 @@ export interface EndpointContext {
   maxSessions: number;
   newSession(id: string, runtime: ServerRuntime): Session;
   version: string;
+  /** True once the hub is shutting down: no session may be added then. */
+  isClosed(): boolean;
 }
 
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -140,6 +142,11 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
   const stateless = runtime.stateless;
   const session = ctx.newSession(stateless ? '' : newSessionId(), runtime);
   const answer = await session.initialize(request, raw);
+  if (ctx.isClosed()) {
+    await session.close();
+    sendError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the hub is shutting down', cors);
+    return;
+  }
   if (!answer.ok || stateless) void session.close();
   else ctx.sessions.set(session.id, session);
   sendJson(res, 200, answer.message, { ...cors, ...(answer.ok ? session.responseHeaders() : {}) });

@@ -97,6 +97,8 @@ export class ServerRuntime {
   private async spawn(): Promise<StdioUpstream> {
     const resolved = config(await this.deps.resolveSecrets(this.config, this.id));
     const env = await this.deps.childEnv(resolved.env);
+    // close() may have run while we awaited: starting a child now would orphan it.
+    if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
     const child = new StdioUpstream(
       { serverId: this.id, command: resolved.command, args: resolved.args ?? [], env, cwd: resolved.cwd },
       { ...this.deps.stdio, logger: this.deps.logger.child(this.id) },

@@ -41,6 +41,10 @@ export interface SessionHost {
   restartWindowMs: number;
 }
 
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
+}
+
 const REPLAY_ID_PREFIX = 'patchbay-replay-';
 /** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
 const MAX_UNCLAIMED_STREAMS = 32;
@@ -205,9 +209,9 @@ export class Session {
   expireRequests(now: number): void {
     for (const [key, p] of this.pending) {
       if (p.deadline > now) continue;
-      const seconds = Math.round(this.host.requestTimeoutMs / 1000);
-      this.upstream?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${seconds}s in patchbay` } });
-      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${seconds}s`));
+      const limit = formatDuration(this.host.requestTimeoutMs);
+      this.upstream?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${limit} in patchbay` } });
+      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`));
     }
   }
 

@@ -8,7 +8,8 @@
  * Trade-off, on purpose: state the server keeps per connection (log level, subscriptions) is shared
  * by all of its sessions. That is what "shared" means; servers that need isolation keep the default.
  */
-import { idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../hub/json-rpc.js';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { errorResponse, idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../hub/json-rpc.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
 interface Outstanding {
@@ -33,6 +34,8 @@ export class SharedUpstream {
   private initInFlight: Promise<void> | undefined;
   private initSettled: (() => void) | undefined;
   private initializedSent = false;
+  /** Server-initiated messages refused or dropped because their client could not be told. */
+  ambiguous = 0;
 
   constructor(private readonly open: () => Promise<UpstreamConnection>) {}
 
@@ -86,7 +89,7 @@ export class SharedUpstream {
         // Concurrent first sessions: wait for the one initialize in flight instead of sending another.
         if (this.initResult === undefined && this.initInFlight) await this.initInFlight;
         if (this.initResult !== undefined) {
-          const answer = { jsonrpc: '2.0' as const, id: message.id, result: this.initResult };
+          const answer = { jsonrpc: '2.0' as const, id: message.id, result: negotiated(this.initResult, message.params?.protocolVersion) };
           link.deliver(answer, JSON.stringify(answer));
           return;
         }
@@ -149,20 +152,35 @@ export class SharedUpstream {
       return;
     }
     const target = this.targetFor(message);
-    if (isRequest(message) && target) this.serverRequests.set(idKey(message.id), target);
-    if (target) target.deliver(message, raw);
-    else for (const link of this.links) link.deliver(message, raw);
+    if (target) {
+      if (isRequest(message)) this.serverRequests.set(idKey(message.id), target);
+      target.deliver(message, raw);
+      return;
+    }
+    // Stdio says nothing of which client a server request belongs to. Guessing could hand one
+    // client's sampling prompt to another, so when more than one could be meant, fail closed.
+    this.ambiguous++;
+    if (isRequest(message)) {
+      this.child?.send(errorResponse(message.id, ErrorCode.InternalError, `patchbay: cannot tell which client '${message.method}' is for: several sessions share this server (shared: true) and have calls in flight`));
+    }
   }
 
-  /** The link a server-initiated message most likely belongs to: the one with the oldest call in flight. */
+  /**
+   * The only link a server-initiated message can belong to: the one session with calls in
+   * flight, or the only session there is. Undefined when that is ambiguous.
+   */
   private targetFor(message: JsonRpcMessage): SharedLink | undefined {
     if (isNotification(message) && message.method === 'notifications/cancelled') {
       const key = idKey((message.params as { requestId?: JsonRpcId } | undefined)?.requestId ?? '');
       return this.serverRequests.get(key);
     }
-    const oldest = this.outstanding.values().next();
-    if (!oldest.done) return oldest.value.link;
-    return isRequest(message) ? this.links.values().next().value : undefined;
+    let only: SharedLink | undefined;
+    for (const o of this.outstanding.values()) {
+      if (only && o.link !== only) return undefined;
+      only = o.link;
+    }
+    if (only) return only;
+    return this.links.size === 1 ? this.links.values().next().value : undefined;
   }
 
   private settleInit(): void {
@@ -178,6 +196,18 @@ export class SharedUpstream {
     this.serverRequests.clear();
     for (const link of [...this.links]) link.lost(info);
   }
+}
+
+/**
+ * The cached initialize result, for a later session that may ask for an older version. A server
+ * that answered version X is taken to support the hub-supported versions up to X (lifecycle:
+ * "if the server supports the requested version, it MUST respond with the same version").
+ */
+function negotiated(result: unknown, requested: unknown): unknown {
+  const r = result as { protocolVersion: string };
+  const supported = (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(requested as string);
+  if (!supported || (requested as string) > r.protocolVersion) return result;
+  return { ...r, protocolVersion: requested };
 }
 
 /** Rewrites a request's id, and its progress token to one derived from that id. */

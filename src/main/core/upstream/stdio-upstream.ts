@@ -119,6 +119,8 @@ export class StdioUpstream implements UpstreamConnection {
   }
 
   private handleStderr(line: string): void {
+    // A server's stderr is its log, not an error (P29).
+    this.log.info(line);
     this.stderrTail.push(line);
     if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
     this.onstderr?.(line);
