@@ -4,6 +4,9 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, isStdioServer, type PatchbayConfig, type ServerConfig } from '../../shared/config-schema.js';
+import { hubContract, type HubStatus, type ServerSummary } from '../../shared/api/hub-contract.js';
+import { ApiRegistry } from './api/api-registry.js';
+import { apiRoute } from './api/http-api.js';
 import { ConfigStore, resolveServerSecrets } from './config/config-store.js';
 import { loadOrCreateHubToken } from './hub-token.js';
 import { Hub } from './hub/hub-server.js';
@@ -28,13 +31,6 @@ export interface EngineOptions {
   secrets?: SecretStore;
 }
 
-export interface ServerSummary {
-  id: string;
-  url: string;
-  kind: 'stdio' | 'remote';
-  disabled: boolean;
-}
-
 export interface RunningEngine {
   url: string;
   port: number;
@@ -44,6 +40,10 @@ export interface RunningEngine {
   /** Problems of the config file on disk, with JSON paths; empty when it is valid. */
   configProblems(): ReadonlyArray<{ path: string; message: string }>;
   hub: Hub;
+  /** The API every shell talks to (HTTP `/api`, Electron IPC); features register here. */
+  api: ApiRegistry;
+  config: ConfigStore;
+  secrets: SecretStore;
   close(): Promise<void>;
 }
 
@@ -92,11 +92,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     throw err;
   }
   const url = `http://127.0.0.1:${port}`;
-  await writeFile(paths.discoveryFile, JSON.stringify({ pid: process.pid, port, url, startedAt: new Date().toISOString(), version: PATCHBAY_VERSION }, null, 2) + '\n');
+  const startedAt = new Date().toISOString();
+  await writeFile(paths.discoveryFile, JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION }, null, 2) + '\n');
 
   // A server whose entry changed is restarted: its sessions end (clients re-initialize on 404)
   // and new ones use the new entry. Untouched servers keep their sessions.
+  const api = new ApiRegistry();
   const offChange = config.on('change', (next) => {
+    api.emit(hubContract, 'config.changed', { problems: [] });
     const updated = buildRuntimes(next, runtimeDeps);
     const old = runtimes;
     for (const [id, runtime] of old) {
@@ -112,15 +115,33 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   });
   const offProblems = config.on('problems', (problems) => {
     for (const p of problems) log.error(`config ${configFile}: ${p.path}: ${p.message} (keeping the last good config)`);
+    api.emit(hubContract, 'config.changed', { problems: problems.map(({ path, message }) => ({ path, message })) });
   });
 
-  const servers = (): ServerSummary[] =>
-    Object.entries(config.get().mcpServers).map(([id, server]) => ({
+  const servers = (): ServerSummary[] => {
+    const sessionCounts = new Map<string, number>();
+    for (const s of hub.sessions.values()) sessionCounts.set(s.serverId, (sessionCounts.get(s.serverId) ?? 0) + 1);
+    return Object.entries(config.get().mcpServers).map(([id, server]) => ({
       id,
       url: `${url}/mcp/${encodeURIComponent(id)}`,
       kind: isStdioServer(server) ? 'stdio' : 'remote',
       disabled: server.disabled === true,
+      sessions: sessionCounts.get(id) ?? 0,
+      children: runtimes.get(id)?.childCount ?? 0,
     }));
+  };
+  const status = (): HubStatus => ({
+    version: PATCHBAY_VERSION,
+    url,
+    port,
+    auth,
+    configFile,
+    configProblems: config.problems.map(({ path, message }) => ({ path, message })),
+    sessions: hub.sessions.size,
+    startedAt,
+  });
+  api.register(hubContract, { 'hub.status': status, 'servers.list': servers });
+  hub.addRoute(apiRoute(api));
 
   let closing: Promise<void> | undefined;
   return {
@@ -131,6 +152,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     servers,
     configProblems: () => config.problems,
     hub,
+    api,
+    config,
+    secrets,
     close: () => {
       closing ??= (async () => {
         offChange();

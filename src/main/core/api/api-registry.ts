@@ -1,0 +1,112 @@
+/**
+ * The engine side of the API contract: features register handlers for their calls and emit their
+ * events here; the bridges (HTTP `/api`, Electron IPC) only ever talk to this registry. Input is
+ * validated with the contract's zod schema at this trust boundary; failures become
+ * `{ ok: false, code, message }` — never a stack.
+ */
+import type { z } from 'zod';
+import type { ApiEvent, ApiResult, CallDef, CallName, CallOutput, Contract, EventDef, EventName, EventPayload } from '../../../shared/api/contract.js';
+import { createLogger } from '../log/logger.js';
+
+const log = createLogger('api');
+
+/** A failure a handler reports on purpose: a stable code and a message a person can act on. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Handlers<C extends Contract> = {
+  [K in CallName<C>]: (input: C[K] extends CallDef<infer I, z.ZodType> ? z.output<I> : never) => Promise<CallOutput<C, K>> | CallOutput<C, K>;
+};
+
+type AnyHandler = (input: unknown) => unknown;
+
+export class ApiRegistry {
+  private readonly calls = new Map<string, { def: CallDef; handler: AnyHandler }>();
+  private readonly events = new Map<string, EventDef>();
+  private readonly listeners = new Set<(event: ApiEvent) => void>();
+  private readonly backlog: ApiEvent[] = [];
+  private cursor = 0;
+
+  constructor(private readonly backlogSize = 2000) {}
+
+  /** Registers a feature's part of the contract with its handlers. */
+  register<C extends Contract>(contract: C, handlers: Handlers<C>): void {
+    for (const [name, def] of Object.entries(contract)) {
+      if (def.kind === 'event') {
+        this.events.set(name, def);
+        continue;
+      }
+      const handler = (handlers as Record<string, AnyHandler | undefined>)[name];
+      if (!handler) throw new Error(`no handler for API call '${name}'`);
+      if (this.calls.has(name)) throw new Error(`API call '${name}' registered twice`);
+      this.calls.set(name, { def, handler });
+    }
+  }
+
+  has(name: string): boolean {
+    return this.calls.has(name);
+  }
+
+  callNames(): string[] {
+    return [...this.calls.keys()].sort();
+  }
+
+  async invoke(name: string, rawInput: unknown): Promise<ApiResult<unknown>> {
+    const entry = this.calls.get(name);
+    if (!entry) return { ok: false, code: 'unknown_call', message: `There is no API call '${name}'` };
+    const parsed = entry.def.input.safeParse(rawInput ?? {});
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+      return { ok: false, code: 'invalid_input', message: `Invalid input for ${name}: ${problems.join('; ')}`, details: problems };
+    }
+    try {
+      const value = await entry.handler(parsed.data);
+      return { ok: true, value };
+    } catch (err) {
+      if (err instanceof ApiError) return { ok: false, code: err.code, message: err.message, ...(err.details === undefined ? {} : { details: err.details }) };
+      log.error(`API call ${name} failed: ${(err as Error).message}`);
+      return { ok: false, code: 'internal', message: `${name} failed: ${(err as Error).message}` };
+    }
+  }
+
+  /** Publishes an event to every subscriber (and keeps it in a bounded backlog for resumption). */
+  emit<C extends Contract, K extends EventName<C>>(_contract: C, channel: K, payload: EventPayload<C, K>): void {
+    const event: ApiEvent = { channel, cursor: ++this.cursor, payload } as ApiEvent;
+    this.backlog.push(event);
+    if (this.backlog.length > this.backlogSize) this.backlog.shift();
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        log.warn(`event listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * Subscribes; with `since`, first replays the backlog after that cursor. Returns false in
+   * `complete` when events after `since` were already evicted (the subscriber must refetch).
+   */
+  subscribe(listener: (event: ApiEvent) => void, since?: number): { unsubscribe(): void; complete: boolean } {
+    let complete = true;
+    if (since !== undefined) {
+      const first = this.backlog[0];
+      if (first && first.cursor > since + 1) complete = false;
+      for (const e of this.backlog) if (e.cursor > since) listener(e);
+    }
+    this.listeners.add(listener);
+    return { unsubscribe: () => this.listeners.delete(listener), complete };
+  }
+
+  get lastCursor(): number {
+    return this.cursor;
+  }
+}
