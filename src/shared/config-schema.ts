@@ -71,5 +71,7 @@ export function isStdioServer(server: ServerConfig): server is StdioServerConfig
 
 export const DEFAULT_HUB_PORT = 39517;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+// Ten minutes: a session with no stream open and no traffic that long holds a child for nothing;
+// a client that comes back later gets 404 and re-initializes, as the spec prescribes.
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
