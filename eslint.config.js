@@ -27,6 +27,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // Electron belongs to the desktop shell: refused everywhere unless a folder block below allows it
+  // (tests, scripts and benchmarks included). src/main/electron and src/preload are the only two.
+  { files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'], rules: restrict(electron) },
   // The shared contract: zod only.
   { files: ['src/shared/**/*.ts'], rules: restrict(nodeBuiltins, electron, renderer, mainCode, react) },
   // The engine: no electron, no renderer. Logging goes through the scoped logger.

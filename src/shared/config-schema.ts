@@ -32,11 +32,29 @@ export const stdioServerSchema = z.looseObject({
   ...common,
 });
 
+/** OAuth client settings of a remote server (docs/remote-and-oauth.md). */
+export const remoteOAuthSchema = z.looseObject({
+  /** A client registered ahead with the authorization server (used before CIMD and DCR). */
+  clientId: z.string().min(1).optional(),
+  /** Its secret, normally a `${secret:NAME}` reference. */
+  clientSecret: z.string().min(1).optional(),
+  /** An https URL serving Patchbay's Client ID Metadata Document. */
+  clientMetadataUrl: z.string().url('clientMetadataUrl must be an absolute https URL').optional(),
+  /** Scope to ask for when neither the server's challenge nor its metadata names one. */
+  scope: z.string().optional(),
+  /** false: leave out the RFC 8707 `resource` parameter (for identity providers that reject it). */
+  resource: z.boolean().optional(),
+});
+
 export const remoteServerSchema = z.looseObject({
   /** Omitted: Streamable HTTP, falling back to legacy HTTP+SSE. `sse` pins the legacy transport. */
   type: z.enum(['http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
   url: z.string().url('url must be an absolute URL'),
   headers: stringMap.optional(),
+  /** Pins the transport (`http` = `streamable-http`); `auto` tries Streamable HTTP, then HTTP+SSE (P32). */
+  transport: z.enum(['auto', 'streamable-http', 'http', 'sse']).optional(),
+  /** OAuth client settings; false turns OAuth off (a 401 is then reported, not signed in to). */
+  oauth: z.union([z.literal(false), remoteOAuthSchema]).optional(),
   ...common,
 });
 
@@ -54,15 +72,38 @@ export const hubSettingsSchema = z.looseObject({
   maxSessions: z.number().int().positive().optional(),
 });
 
+/** The inspector (capture of every session's messages); defaults in src/main/core/inspector/settings.ts. */
+export const inspectorSettingsSchema = z.looseObject({
+  /** Capture messages at all (default true). */
+  enabled: z.boolean().optional(),
+  /** Events kept in memory per session and in all (oldest dropped first). */
+  maxEventsPerSession: z.number().int().min(100).max(1_000_000).optional(),
+  maxEvents: z.number().int().min(1000).max(10_000_000).optional(),
+  /** Message text kept in memory in all, in bytes. */
+  maxMemoryBytes: z.number().int().min(1024 * 1024).optional(),
+  /** A message larger than this is kept as a truncated prefix. */
+  maxMessageBytes: z.number().int().min(1024).optional(),
+  /** Write history to <data dir>/inspector/*.jsonl (default true). */
+  history: z.boolean().optional(),
+  historyFileBytes: z.number().int().min(64 * 1024).optional(),
+  historyMaxBytes: z.number().int().min(1024 * 1024).optional(),
+  historyMaxAgeDays: z.number().positive().optional(),
+  /** Env and header names whose values are secrets (besides names like *TOKEN*, *KEY*, Authorization). */
+  secretNames: z.array(z.string()).optional(),
+});
+
 export const patchbayConfigSchema = z.looseObject({
   mcpServers: z.record(z.string().regex(SERVER_ID_PATTERN, 'server ids use letters, digits, ".", "_" and "-" (max 64)'), serverConfigSchema).default({}),
   hub: hubSettingsSchema.optional(),
+  inspector: inspectorSettingsSchema.optional(),
 });
 
 export type StdioServerConfig = z.infer<typeof stdioServerSchema>;
 export type RemoteServerConfig = z.infer<typeof remoteServerSchema>;
+export type RemoteOAuthConfig = z.infer<typeof remoteOAuthSchema>;
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type HubSettings = z.infer<typeof hubSettingsSchema>;
+export type InspectorSettings = z.infer<typeof inspectorSettingsSchema>;
 export type PatchbayConfig = z.infer<typeof patchbayConfigSchema>;
 
 export function isStdioServer(server: ServerConfig): server is StdioServerConfig {

@@ -3,14 +3,26 @@
  * one line here; help, `help <cmd>` and `<cmd> --help` pick it up from its definition.
  */
 import type { CliCommand } from './command.js';
-import { comingSoonCommands } from './commands/coming-soon.js';
+import { clientsCommand } from './commands/clients.js';
 import { configCommand } from './commands/config.js';
+import { doctorCommand } from './commands/doctor.js';
+import { exportCommand } from './commands/export.js';
+import { importCommand } from './commands/import.js';
+import { relayCommand } from './commands/relay.js';
 import { secretsCommand } from './commands/secrets.js';
 import { serveCommand } from './commands/serve.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { tailCommand } from './commands/tail.js';
 
 export const commands: readonly CliCommand[] = [
   serveCommand,
+  relayCommand,
   secretsCommand,
   configCommand,
-  ...comingSoonCommands,
+  clientsCommand,
+  exportCommand,
+  importCommand,
+  doctorCommand,
+  sessionsCommand,
+  tailCommand,
 ];

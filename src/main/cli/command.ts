@@ -58,8 +58,6 @@ export interface CliCommand {
   extraArgsMessage?: string;
   /** A command with subcommands (`secrets set|list|delete`) has no `run` of its own. */
   subcommands?: CliCommand[];
-  /** Listed under "Coming"; its `run` says it is not implemented yet. */
-  coming?: boolean;
   /** Takes its arguments unparsed (stubs); help still works. */
   rawArgs?: boolean;
   /** Resolves to the exit code. Throw UsageError for bad arguments. */

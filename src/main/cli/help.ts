@@ -6,8 +6,6 @@ export interface TopHelpInfo {
 }
 
 export function formatTopHelp(commands: readonly CliCommand[], info: TopHelpInfo): string {
-  const available = commands.filter((c) => !c.coming);
-  const coming = commands.filter((c) => c.coming);
   const rows: Array<[string, string]> = [];
   const addRow = (path: string, command: CliCommand): void => {
     const flags = optionsSummary(command);
@@ -16,7 +14,7 @@ export function formatTopHelp(commands: readonly CliCommand[], info: TopHelpInfo
       flags ? `${command.summary}\n${flags}` : command.summary,
     ]);
   };
-  for (const command of available) {
+  for (const command of commands) {
     if (command.subcommands)
       for (const sub of command.subcommands) addRow(`${command.name} ${sub.name}`, sub);
     else addRow(command.name, command);
@@ -31,10 +29,6 @@ export function formatTopHelp(commands: readonly CliCommand[], info: TopHelpInfo
     'Commands:',
     ...table(rows),
   ];
-  if (coming.length > 0) {
-    lines.push('', 'Coming (not implemented yet; each exits 1 saying so):');
-    lines.push(...table(coming.map((c) => [c.name, c.summary])));
-  }
   lines.push(
     '',
     'Global options:',

@@ -5,17 +5,29 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, isStdioServer, type PatchbayConfig, type ServerConfig } from '../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../shared/api/hub-contract.js';
+import { oauthContract } from '../../shared/api/oauth-contract.js';
 import { ApiRegistry } from './api/api-registry.js';
 import { apiRoute } from './api/http-api.js';
 import { ConfigStore, resolveServerSecrets } from './config/config-store.js';
 import { loadOrCreateHubToken } from './hub-token.js';
 import { Hub } from './hub/hub-server.js';
+import type { Inspector } from './inspector/inspector.js';
+import { startInspector } from './inspector/start-inspector.js';
 import { ServerRuntime } from './hub/server-runtime.js';
 import { createLogger } from './log/logger.js';
 import { dataPaths, ensureDataDir } from './paths.js';
 import { FileSecretStore } from './secrets/file-secret-store.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import { buildChildEnv, loginShellPath } from './upstream/child-env.js';
+import { createRemoteFetch } from './upstream/remote-fetch.js';
+import { OAUTH_CALLBACK_PATH, oauthCallbackRoute } from './oauth/callback-route.js';
+import { registerOAuthApi } from './oauth/oauth-api.js';
+import { registerClientsApi } from './clients/clients-api.js';
+import { createClientsRuntime, type ClientsRuntimeOptions } from './clients/clients-runtime.js';
+import { OAuthService } from './oauth/oauth-service.js';
+import { platformOpener, type OpenUrl } from './oauth/openers.js';
+import type { StartAtLogin } from './api/settings-handlers.js';
+import { createUiAuth, wireUiFeatures, type UiFeatures } from './ui/ui-features.js';
 import { PATCHBAY_VERSION } from './version.js';
 
 export interface EngineOptions {
@@ -29,6 +41,21 @@ export interface EngineOptions {
   keepAliveMs?: number;
   /** Injected secret store (the desktop app's safeStorage one); default: the 0600 file store. */
   secrets?: SecretStore;
+  /** The desktop shell's "start at login" switch (absent headless). */
+  startAtLogin?: StartAtLogin;
+  /** Where the built UI is (default: dist/renderer of this package). */
+  uiRoot?: string;
+  /**
+   * Opens a remote server's sign-in page (OAuth). The desktop app passes Electron's
+   * shell.openExternal; default: the platform's opener, with the URL also printed to stderr.
+   */
+  openUrl?: OpenUrl;
+  /** How long a request that needs a sign-in waits for it before it fails (default 2 minutes). */
+  oauthLoginWaitMs?: number;
+  /** Capture messages for the inspector (default true; false e.g. to measure what capture costs). */
+  capture?: boolean;
+  /** Client-config export: the relay launcher (the desktop app passes its own) and, for tests, the machine whose clients are managed. */
+  clients?: Pick<ClientsRuntimeOptions, 'launcher' | 'host' | 'loginPath' | 'desktopPath'>;
 }
 
 export interface RunningEngine {
@@ -44,6 +71,10 @@ export interface RunningEngine {
   api: ApiRegistry;
   config: ConfigStore;
   secrets: SecretStore;
+  /** A fresh one-time login URL for the browser UI (the plain UI URL when auth is off). */
+  uiLoginUrl(): string;
+  /** Captured sessions and messages (docs/inspector.md). */
+  inspector: Inspector;
   close(): Promise<void>;
 }
 
@@ -59,15 +90,34 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const auth = options.auth !== false;
   const token = auth ? await loadOrCreateHubToken(paths.tokenFile) : undefined;
   const settings = config.get().hub ?? {};
+  const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), secrets, token, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
+
+  // Remote servers: one proxy-aware fetch, and the OAuth client that owns every remote sign-in.
+  const remoteFetch = createRemoteFetch();
+  let hubPort = 0;
+  const oauth = new OAuthService({
+    secrets,
+    fetch: remoteFetch,
+    openUrl: options.openUrl ?? platformOpener(),
+    redirectUrl: () => `http://127.0.0.1:${hubPort}${OAUTH_CALLBACK_PATH}`,
+    servers: () => config.get().mcpServers,
+    emit: (e) => api.emit(oauthContract, e.channel, e.payload),
+    logger: log.child('oauth'),
+    ...(options.oauthLoginWaitMs !== undefined ? { loginWaitMs: options.oauthLoginWaitMs } : {}),
+  });
 
   const runtimeDeps = {
-    resolveSecrets: (server: ServerConfig, serverId: string) => resolveServerSecrets(server, secrets, { serverId }),
+    remote: { fetch: remoteFetch, oauth },
+    resolveSecrets: async (server: ServerConfig, serverId: string) => inspection.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
     childEnv: async (configured: Record<string, string> | undefined) =>
       buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
     logger: log,
   };
   let runtimes = buildRuntimes(config.get(), runtimeDeps);
 
+  const uiAuth = createUiAuth();
+  // Filled once the hub listens; the hub's runtime lookup reads it per request.
+  const ui: { features?: UiFeatures } = {};
   const hub = new Hub({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? settings.port ?? DEFAULT_HUB_PORT,
@@ -82,15 +132,19 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     streamLimits: { maxEvents: 1000, maxBytes: 8 * 1024 * 1024 },
     version: PATCHBAY_VERSION,
     logger: log.child('hub'),
-    runtime: (id) => runtimes.get(id),
+    runtime: (id) => (ui.features ? ui.features.watch(runtimes.get(id)) : runtimes.get(id)),
+    authorize: uiAuth.authorize,
+    capture: inspection.hooks,
   });
   let port: number;
   try {
     port = await hub.listen();
   } catch (err) {
     await config.close();
+    await inspection.close();
     throw err;
   }
+  hubPort = port;
   const url = `http://127.0.0.1:${port}`;
   const startedAt = new Date().toISOString();
   await writeFile(paths.discoveryFile, JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION }, null, 2) + '\n');
@@ -100,6 +154,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const api = new ApiRegistry();
   const offChange = config.on('change', (next) => {
     api.emit(hubContract, 'config.changed', { problems: [] });
+    inspection.configChanged(next);
     const updated = buildRuntimes(next, runtimeDeps);
     const old = runtimes;
     for (const [id, runtime] of old) {
@@ -141,7 +196,20 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     startedAt,
   });
   api.register(hubContract, { 'hub.status': status, 'servers.list': servers });
+  // The inspector's live stream first: the generic /api route would claim its path.
+  hub.addRoute(inspection.route);
   hub.addRoute(apiRoute(api));
+  inspection.register(api, hub, url, PATCHBAY_VERSION);
+  registerOAuthApi(api, oauth);
+  hub.addRoute(oauthCallbackRoute(oauth));
+  registerClientsApi(api, createClientsRuntime({ dataDir: options.dataDir, configFile, config, secrets, engine: { port, url }, ...(options.clients ?? {}) }));
+  ui.features = wireUiFeatures(uiAuth.auth, {
+    hub, api, config, secrets, url, port, token, tokenFile: paths.tokenFile, configFile,
+    extraOrigins: settings.allowedOrigins ?? [],
+    runtime: (id) => runtimes.get(id),
+    ...(options.uiRoot ? { uiRoot: options.uiRoot } : {}),
+    ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -155,13 +223,18 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     api,
     config,
     secrets,
+    uiLoginUrl: () => ui.features!.loginUrl(),
+    inspector: inspection.inspector,
     close: () => {
       closing ??= (async () => {
         offChange();
         offProblems();
+        ui.features?.close();
         await config.close();
         await hub.close();
         await Promise.all([...runtimes.values()].map((r) => r.close()));
+        await inspection.close();
+        oauth.close();
         await rm(paths.discoveryFile, { force: true });
       })();
       return closing;

@@ -1,4 +1,5 @@
 /** `patchbay serve`: the headless shell — the same engine as the desktop app, on loopback, until a signal. */
+import { spawn } from 'node:child_process';
 import { startEngine, type EngineOptions, type RunningEngine } from '../../core/engine.js';
 import { ensureDataDir } from '../../core/paths.js';
 import {
@@ -17,6 +18,7 @@ export const serveCommand: CliCommand = {
   details: [
     'Serves every configured server at http://127.0.0.1:<port>/mcp/<server>. Clients must present',
     'the hub token stored in <data dir>/hub-token (the token itself is never printed).',
+    'The UI is at http://127.0.0.1:<port>/ui/; a one-time login link for it is printed at start.',
   ].join('\n'),
   options: [
     CONFIG_OPTION,
@@ -39,6 +41,11 @@ export const serveCommand: CliCommand = {
       description: 'Accept requests without the hub token (local testing only; loopback only)',
     },
     DATA_DIR_OPTION,
+    {
+      name: 'open',
+      type: 'boolean',
+      description: 'Open the UI in the default browser, logged in through a one-time link',
+    },
   ],
   examples: [
     { command: 'patchbay serve', description: 'Run with the default data dir and port' },
@@ -88,8 +95,12 @@ async function serve(ctx: CommandContext): Promise<number> {
   } else {
     lines.push(`  clients must send the hub token stored in ${engine.tokenFile}`);
   }
+  // A one-time ticket, not the hub token: it is traded for a browser cookie on first use.
+  const loginUrl = engine.uiLoginUrl();
+  lines.push(`  UI: ${loginUrl}${options.auth === false ? '' : '  (one-time login link)'}`);
   lines.push('  press Ctrl-C to stop');
   io.stderr.write(lines.join('\n') + '\n');
+  if (values.open === true) openInBrowser(loginUrl, io);
 
   const signal = await waitForSignal();
   io.stderr.write(`patchbay: ${signal} received, shutting down (again to force)\n`);
@@ -121,6 +132,26 @@ function engineOptions(ctx: CommandContext): EngineOptions {
     options.auth = false;
   }
   return options;
+}
+
+/** The platform's opener; a failure is reported, never fatal (the link is printed anyway). */
+function openInBrowser(url: string, io: CliIo): void {
+  const [command, args] =
+    io.platform === 'darwin'
+      ? ['open', [url]]
+      : io.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  const fail = (reason: string): void => {
+    io.stderr.write(`patchbay: could not open a browser (${reason}); open the UI link above yourself\n`);
+  };
+  try {
+    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true, windowsHide: true });
+    child.once('error', (err) => fail(err.message));
+    child.unref();
+  } catch (err) {
+    fail((err as Error).message);
+  }
 }
 
 function waitForSignal(): Promise<NodeJS.Signals> {

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import type { CaptureHooks } from '../inspector/inspector.js';
 import type { Logger } from '../log/logger.js';
 import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
 import { sendError, sendJson } from './http-util.js';
@@ -48,6 +49,8 @@ export interface HubOptions {
    * Called only when the bearer check failed.
    */
   authorize?(req: IncomingMessage): boolean;
+  /** The inspector: a capture tap for every session (absent: capture off). */
+  capture?: CaptureHooks;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -85,6 +88,15 @@ export class Hub {
   /** Mounts a feature under a path prefix (see HubRoute). */
   addRoute(route: HubRoute): void {
     this.routes.push(route);
+  }
+
+  /**
+   * Replaces the token (after `rotateHubToken`): from now on the old one is refused on every
+   * request, including further requests of sessions opened with it.
+   */
+  setToken(token: string): void {
+    if (this.options.token === undefined) throw new Error('the hub runs without auth (--no-auth); there is no token to replace');
+    this.options.token = token;
   }
 
   get port(): number {
@@ -135,13 +147,25 @@ export class Hub {
     await closed;
   }
 
+  /**
+   * A session the hub opens for itself (the inspector's replay): never in the session table, so
+   * no client can reach it. Undefined when the server is not configured (or disabled): commands
+   * come from the config only (P28).
+   */
+  openDebugSession(serverId: string): Session | undefined {
+    const runtime = this.closed ? undefined : this.options.runtime(serverId);
+    return runtime ? new Session('', runtime.id, this.sessionHost(runtime, true)) : undefined;
+  }
+
   /** Ends the sessions of one server (it was removed or changed in the config). */
   async closeSessionsOf(serverId: string): Promise<void> {
     await Promise.all([...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()));
   }
 
-  private sessionHost(runtime: ServerRuntime): SessionHost {
+  private sessionHost(runtime: ServerRuntime, debug = false): SessionHost {
+    const capture = this.options.capture;
     return {
+      ...(capture ? { openTap: (session: Session) => capture.openSession(session.serverId, runtime, debug) } : {}),
       connect: () => runtime.connect(),
       requestTimeoutMs: runtime.config.requestTimeoutMs ?? this.options.requestTimeoutMs,
       streamLimits: this.options.streamLimits,

@@ -120,13 +120,13 @@ export async function handlePost(req: IncomingMessage, res: ServerResponse, runt
   }
   const raws = batch ? typed.map(() => undefined) : [body.text];
   if (!typed.some(isRequest)) {
-    void session.forward(typed, raws, undefined);
+    void session.forward(typed, raws, undefined, req);
     res.writeHead(202, { ...cors, ...session.responseHeaders() });
     res.end();
     return;
   }
   const stream = session.openRequestStream(res, cors);
-  await session.forward(typed, raws, stream);
+  await session.forward(typed, raws, stream, req);
 }
 
 async function initialize(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, request: JsonRpcRequest, raw: string, cors: Record<string, string>): Promise<void> {
@@ -141,7 +141,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
   }
   const stateless = runtime.stateless;
   const session = ctx.newSession(stateless ? '' : newSessionId(), runtime);
-  const answer = await session.initialize(request, raw);
+  const answer = await session.initialize(request, raw, req);
   if (ctx.isClosed()) {
     await session.close();
     sendError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the hub is shutting down', cors);
@@ -163,13 +163,13 @@ async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime:
   });
   res.once('close', () => void session.close());
   if (!messages.some(isRequest)) {
-    await session.forward(messages, [raw], undefined);
+    await session.forward(messages, [raw], undefined, req);
     res.writeHead(202, cors);
     res.end();
     return;
   }
   const stream = session.openRequestStream(res, cors);
-  await session.forward(messages, messages.length === 1 ? [raw] : messages.map(() => undefined), stream);
+  await session.forward(messages, messages.length === 1 ? [raw] : messages.map(() => undefined), stream, req);
 }
 
 export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, cors: Record<string, string>): void {

@@ -3,8 +3,9 @@
  * by default, with one warm spare child so a new session does not wait for a process to boot; one
  * shared child for `shared: true`. Commands come from the config only, never from a request (P28).
  */
-import { isStdioServer, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
+import { isStdioServer, type RemoteServerConfig, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
 import type { Logger } from '../log/logger.js';
+import { createRemoteUpstream, type RemoteConnectDeps } from '../upstream/remote-connect.js';
 import { SharedUpstream } from '../upstream/shared-upstream.js';
 import { StdioUpstream, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
@@ -18,6 +19,8 @@ export interface ServerRuntimeDeps {
   stdio?: StdioUpstreamOptions;
   /** A spare child not taken within this long is stopped. */
   spareIdleMs?: number;
+  /** Remote (HTTP) servers: fetch and OAuth. Without it a remote server cannot be connected. */
+  remote?: Omit<RemoteConnectDeps, 'logger'>;
 }
 
 export class ServerRuntime {
@@ -53,7 +56,11 @@ export class ServerRuntime {
   async connect(): Promise<UpstreamConnection> {
     if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
     if (!isStdioServer(this.config)) {
-      throw new Error(`server '${this.id}' is a remote server; remote upstreams are not supported by this version yet`);
+      // One remote connection (one upstream session) per downstream session; nothing to pre-warm.
+      if (!this.deps.remote) throw new Error(`server '${this.id}' is a remote server, and this engine was started without remote support`);
+      const resolved = (await this.deps.resolveSecrets(this.config, this.id)) as RemoteServerConfig;
+      if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
+      return createRemoteUpstream(this.id, this.config, resolved, { ...this.deps.remote, logger: this.deps.logger.child(this.id) });
     }
     if (this.shared) return this.shared.link();
     let child = this.takeSpare();

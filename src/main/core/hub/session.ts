@@ -4,8 +4,9 @@
  * upstream message to exactly one of its SSE streams (P10), and turns upstream failure into JSON-RPC
  * errors on every pending request, never a hang.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
+import type { CaptureNote, SessionTap } from '../inspector/capture-tap.js';
 import type { UpstreamClosed, UpstreamConnection } from '../upstream/upstream.js';
 import {
   errorResponse,
@@ -39,6 +40,8 @@ export interface SessionHost {
   /** Restarts allowed within `restartWindowMs` before the session is failed. */
   maxRestarts: number;
   restartWindowMs: number;
+  /** The inspector's tap for this session (undefined when capture is off). */
+  openTap?(session: Session): SessionTap | undefined;
 }
 
 function formatDuration(ms: number): string {
@@ -56,6 +59,8 @@ export class Session {
   protocolVersion: string | undefined;
   lastActivity = Date.now();
   readonly createdAt = Date.now();
+  /** Capture: O(1) calls that queue what crosses the session (see inspector/capture-tap.ts). */
+  readonly tap: SessionTap | undefined;
 
   private upstream: UpstreamConnection | undefined;
   private connecting: Promise<UpstreamConnection> | undefined;
@@ -79,6 +84,7 @@ export class Session {
   ) {
     this.getStream = new SseStream('0', host.streamLimits, () => {});
     this.streams.set('0', this.getStream);
+    this.tap = host.openTap?.(this);
   }
 
   /** Headers every response of this session carries (P14, P21). */
@@ -105,16 +111,38 @@ export class Session {
    * Sends the client's `initialize` upstream and resolves with the server's answer. The caller
    * answers the HTTP request with it (as JSON, so the session id header rides on it).
    */
-  async initialize(request: JsonRpcRequest, raw: string | undefined): Promise<{ message: JsonRpcMessage; ok: boolean }> {
+  async initialize(request: JsonRpcRequest, raw: string | undefined, req?: IncomingMessage): Promise<{ message: JsonRpcMessage; ok: boolean }> {
     this.initializeRequest = request;
+    this.tap?.fromClient(request, raw, req, 200);
     try {
       const upstream = await this.ensureUpstream(false);
       const message = await this.ask(upstream, request, raw);
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (result && typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+      this.tap?.toClient(message, undefined);
       return { message, ok: result !== undefined };
     } catch (err) {
-      return { message: errorResponse(request.id, ErrorCode.InternalError, (err as Error).message, { server: this.serverId }), ok: false };
+      const message = errorResponse(request.id, ErrorCode.InternalError, (err as Error).message, { server: this.serverId });
+      this.tap?.toClient(message, undefined, 'upstream-closed');
+      return { message, ok: false };
+    }
+  }
+
+  /**
+   * A request the hub makes itself (the inspector's replay, in a session of its own): sent
+   * upstream and answered to the caller, not to a stream. Rejects after `timeoutMs`.
+   */
+  async request(request: JsonRpcRequest, timeoutMs: number): Promise<JsonRpcMessage> {
+    const upstream = await this.ensureUpstream(true);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`server '${this.serverId}' did not answer '${request.method}' within ${formatDuration(timeoutMs)}`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.ask(upstream, request, undefined, 'replay'), timeout]);
+    } finally {
+      clearTimeout(timer);
+      this.waiters.delete(idKey(request.id));
     }
   }
 
@@ -124,9 +152,10 @@ export class Session {
   }
 
   /** Sends a hub-originated request and waits for its answer (or the upstream's death). */
-  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string): Promise<JsonRpcMessage> {
+  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: CaptureNote): Promise<JsonRpcMessage> {
     return new Promise((resolve, reject) => {
       this.waiters.set(idKey(request.id), { resolve, reject });
+      this.tap?.toServer(request, raw, note);
       upstream.send(request, raw);
     });
   }
@@ -140,9 +169,10 @@ export class Session {
   }
 
   /** Forwards messages of one POST. Requests are answered on `stream`. */
-  async forward(messages: JsonRpcMessage[], raws: Array<string | undefined>, stream: SseStream | undefined): Promise<void> {
+  async forward(messages: JsonRpcMessage[], raws: Array<string | undefined>, stream: SseStream | undefined, req?: IncomingMessage): Promise<void> {
     this.lastActivity = Date.now();
     const now = Date.now();
+    if (this.tap) for (let i = 0; i < messages.length; i++) this.tap.fromClient(messages[i]!, raws[i], req, stream ? 200 : 202);
     for (const m of messages) {
       if (isRequest(m) && stream) {
         const entry: PendingRequest = {
@@ -167,10 +197,13 @@ export class Session {
     try {
       upstream = await this.ensureUpstream(true);
     } catch (err) {
-      this.failAll((err as Error).message, {});
+      this.failAll((err as Error).message, {}, 'upstream-closed');
       return;
     }
-    for (let i = 0; i < messages.length; i++) upstream.send(messages[i]!, raws[i]);
+    for (let i = 0; i < messages.length; i++) {
+      this.tap?.toServer(messages[i]!, raws[i]);
+      upstream.send(messages[i]!, raws[i]);
+    }
   }
 
   /** Attaches the standalone GET stream (P10), replacing an older connection of it. */
@@ -210,8 +243,10 @@ export class Session {
     for (const [key, p] of this.pending) {
       if (p.deadline > now) continue;
       const limit = formatDuration(this.host.requestTimeoutMs);
-      this.upstream?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${limit} in patchbay` } });
-      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`));
+      const cancel: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${limit} in patchbay` } };
+      if (this.upstream) this.tap?.toServer(cancel, undefined, 'timeout');
+      this.upstream?.send(cancel);
+      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`), undefined, 'timeout');
     }
   }
 
@@ -219,7 +254,8 @@ export class Session {
     if (this.state !== 'live') return;
     this.state = reason;
     this.failure = failure;
-    this.failAll(failure ?? `session closed`, {});
+    this.failAll(failure ?? `session closed`, {}, 'session-closed');
+    this.tap?.ended(reason === 'failed' ? 'failed' : 'closed', failure);
     for (const s of this.streams.values()) s.end();
     this.streams.clear();
     this.host.ended(this);
@@ -235,6 +271,12 @@ export class Session {
       const upstream = await this.host.connect(this);
       upstream.onmessage = (m, raw) => this.fromUpstream(m, raw);
       upstream.onclose = (info) => this.upstreamClosed(upstream, info);
+      const tap = this.tap;
+      if (tap) {
+        tap.upstreamOpened();
+        upstream.onstderr = (line) => tap.stderr(line);
+        upstream.onhttp = (info) => tap.upstreamHttp(info);
+      }
       if (replay && this.initializeRequest) await this.replayInitialize(upstream);
       this.upstream = upstream;
       return upstream;
@@ -249,13 +291,16 @@ export class Session {
   /** Re-initializes a new upstream with the client's own `initialize` (ARCHITECTURE: reliability). */
   private async replayInitialize(upstream: UpstreamConnection): Promise<void> {
     const id = `${REPLAY_ID_PREFIX}${++this.replayCounter}`;
-    const answer = await this.ask(upstream, { ...this.initializeRequest!, id });
+    const answer = await this.ask(upstream, { ...this.initializeRequest!, id }, undefined, 'replay-initialize');
     if ('error' in answer && answer.error) throw new Error(`server '${this.serverId}' refused the replayed initialize: ${answer.error.message}`);
-    upstream.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    this.tap?.toServer(initialized, undefined, 'replay-initialize');
+    upstream.send(initialized);
   }
 
   private fromUpstream(message: JsonRpcMessage, raw: string): void {
     this.lastActivity = Date.now();
+    this.tap?.fromServer(message, raw);
     if (!('method' in message)) {
       const key = idKey(message.id ?? '');
       const waiter = this.waiters.get(key);
@@ -280,6 +325,7 @@ export class Session {
    */
   private routeServerMessage(message: JsonRpcMessage, raw: string): void {
     const json = raw.includes('\n') ? JSON.stringify(message) : raw;
+    this.tap?.toClient(message, json);
     if ('method' in message && message.method === 'notifications/progress') {
       const token = (message.params as { progressToken?: JsonRpcId } | undefined)?.progressToken;
       const p = token === undefined ? undefined : this.progress.get(idKey(token));
@@ -299,10 +345,12 @@ export class Session {
     this.getStream.push(json);
   }
 
-  private answer(key: string, p: PendingRequest, message: JsonRpcMessage, raw?: string): void {
+  /** `note`: the hub answers itself (a timeout, a failure) instead of the server. */
+  private answer(key: string, p: PendingRequest, message: JsonRpcMessage, raw?: string, note?: CaptureNote): void {
     this.pending.delete(key);
     if (p.progressKey) this.progress.delete(p.progressKey);
     const json = raw !== undefined && !raw.includes('\n') ? raw : JSON.stringify(message);
+    this.tap?.toClient(message, json, note);
     p.stream.push(json);
     p.stream.pending--;
     if (p.stream.pending === 0) this.streamComplete(p.stream);
@@ -342,11 +390,12 @@ export class Session {
 
   private upstreamClosed(upstream: UpstreamConnection, info: UpstreamClosed): void {
     if (this.upstream === upstream) this.upstream = undefined;
+    this.tap?.upstreamClosed(info);
     const data: Record<string, unknown> = { server: this.serverId };
     if (info.exitCode !== undefined) data.exitCode = info.exitCode;
     if (info.signal) data.signal = info.signal;
     if (info.stderrTail) data.stderr = info.stderrTail;
-    this.failAll(info.message, data);
+    this.failAll(info.message, data, 'upstream-closed');
     for (const waiter of this.waiters.values()) waiter.reject(new Error(info.message));
     this.waiters.clear();
     const now = Date.now();
@@ -357,9 +406,9 @@ export class Session {
     }
   }
 
-  private failAll(message: string, data: Record<string, unknown>): void {
+  private failAll(message: string, data: Record<string, unknown>, note: CaptureNote): void {
     for (const [key, p] of [...this.pending]) {
-      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, message, Object.keys(data).length ? data : undefined));
+      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, message, Object.keys(data).length ? data : undefined), undefined, note);
     }
   }
 }

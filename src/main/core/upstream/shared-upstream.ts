@@ -73,6 +73,10 @@ export class SharedUpstream {
       this.initializedSent = false;
       child.onmessage = (m, raw) => this.fromChild(m, raw);
       child.onclose = (info) => this.childClosed(child, info);
+      // The one child's log belongs to every session that shares it.
+      child.onstderr = (line) => {
+        for (const link of this.links) link.onstderr?.(line);
+      };
       return child;
     });
     try {

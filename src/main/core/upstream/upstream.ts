@@ -13,6 +13,17 @@ export interface UpstreamClosed {
   stderrTail?: string;
 }
 
+/** HTTP details of one request to a remote upstream, reported for the inspector (redacted there). */
+export interface UpstreamHttpExchange {
+  method: string;
+  url: string;
+  status?: number;
+  requestHeaders?: Record<string, string>;
+  responseHeaders?: Record<string, string>;
+  /** JSON-RPC ids of the messages the request carried, when known. */
+  ids?: Array<string | number>;
+}
+
 export interface UpstreamConnection {
   /** `raw` is the message's JSON text on one line when the caller already has it. */
   send(message: JsonRpcMessage, raw?: string): void;
@@ -22,6 +33,8 @@ export interface UpstreamConnection {
   onclose: ((info: UpstreamClosed) => void) | undefined;
   /** Lines the server wrote to stderr (its log). */
   onstderr: ((line: string) => void) | undefined;
+  /** Set by a session while capture is on: remote upstreams report each HTTP exchange here. */
+  onhttp?: ((info: UpstreamHttpExchange) => void) | undefined;
   readonly closed: boolean;
   close(): Promise<void>;
 }

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * What capture costs the proxy. The same hub (the built engine, in its own process) runs with the
+ * inspector's capture on and off, alternately, and a light HTTP load generator drives small
+ * tools/call requests through it on many sessions to a hand-rolled stdio echo server (fast, so
+ * the hub is what is measured). Reported per mode: calls per second and the hub process's CPU
+ * time per call; then the cost of capture on both. The target is under 10%.
+ *
+ *   npm run build && node bench/capture-cost.mjs [--seconds 5] [--rounds 5] [--sessions 16] [--text-bytes 200]
+ *       [--cpu-prof DIR] [--inspector '{"history":false}']
+ *
+ * CPU per call is the steadier figure on a shared machine (calls per second also moves with
+ * whatever else runs); both are shown as the median of the rounds and as the best round, since
+ * other work on the machine only ever makes a round worse. Main-thread CPU is shown apart: the
+ * rest is the garbage collector's helper threads and libuv's file writes. Everything is on
+ * 127.0.0.1; every process started is stopped.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ENGINE = path.join(REPO, 'dist', 'main', 'core', 'engine.js');
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '5' },
+    sessions: { type: 'string', default: '16' },
+    'text-bytes': { type: 'string', default: '200' },
+    /** Write a CPU profile of each hub process to this directory (node --cpu-prof). */
+    'cpu-prof': { type: 'string' },
+    /** The config's `inspector` section for the capture-on hub, as JSON (e.g. '{"history":false}'). */
+    inspector: { type: 'string' },
+  },
+});
+const SECONDS = Number(args.seconds);
+const ROUNDS = Number(args.rounds);
+const SESSIONS = Number(args.sessions);
+const TEXT = 'x'.repeat(Number(args['text-bytes']));
+
+/** A stdio echo server in a few lines: no SDK, so the child costs next to nothing. */
+const ECHO = `
+const rl = require('node:readline').createInterface({ input: process.stdin });
+const out = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+rl.on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined || typeof m.method !== 'string') return;
+  if (m.method === 'initialize') return out({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'echo', version: '1' } } });
+  if (m.method === 'tools/call') return out({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: m.params.arguments.text }] } });
+  out({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no' } });
+});
+rl.on('close', () => process.exit(0));
+`;
+
+/** The hub process: imports the built engine and starts it with capture on or off. */
+const HUB = `
+const { readFileSync } = await import('node:fs');
+const { startEngine } = await import(process.env.BENCH_ENGINE);
+const engine = await startEngine({ dataDir: process.env.BENCH_DATA, port: 0, capture: process.env.BENCH_CAPTURE === 'on' });
+process.stdout.write(JSON.stringify({ url: engine.url, token: readFileSync(engine.tokenFile, 'utf8').trim() }) + '\\n');
+process.on('SIGTERM', () => void engine.close().then(() => process.exit(0)));
+`;
+
+/** @param {string} file @returns {number | undefined} CPU ms (user + system) from a /proc stat file */
+function statMs(file) {
+  try {
+    const stat = readFileSync(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU ms of the hub process, in all and on its main (JavaScript) thread; the rest is the
+ * garbage collector's helper threads and libuv's pool (file writes).
+ * @param {number} pid @returns {{ all: number, main: number } | undefined}
+ */
+function cpuMs(pid) {
+  const all = statMs(`/proc/${pid}/stat`);
+  const main = statMs(`/proc/${pid}/task/${pid}/stat`);
+  return all === undefined || main === undefined ? undefined : { all, main };
+}
+
+/**
+ * @param {'on' | 'off'} capture
+ * @returns {Promise<{ url: string, token: string, pid: number, stop(): Promise<void> }>}
+ */
+async function startHub(capture) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pb-capture-cost-'));
+  const inspector = args.inspector ? { inspector: JSON.parse(args.inspector) } : {};
+  await writeFile(path.join(dataDir, 'config.json'), JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: ['-e', ECHO] } }, ...inspector }));
+  const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'], capture)}`] : [];
+  const child = spawn(process.execPath, [...prof, '--input-type=module', '-e', HUB], {
+    env: { ...process.env, BENCH_ENGINE: pathToFileURL(ENGINE).href, BENCH_DATA: dataDir, BENCH_CAPTURE: capture, PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const first = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+      if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))));
+    });
+    child.once('exit', (code) => reject(new Error(`the hub exited with code ${code} before it was up`)));
+  });
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { ...first, pid: /** @type {number} */ (child.pid), stop };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/**
+ * @param {string} url @param {Record<string, string>} headers @param {string} body
+ * @returns {Promise<{ status: number, headers: http.IncomingHttpHeaders, text: string }>}
+ */
+function post(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Content-Length': Buffer.byteLength(body), ...headers } });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res.on('error', reject);
+    });
+    req.end(body);
+  });
+}
+
+/** @param {{ url: string, token: string }} hub */
+async function openSession(hub) {
+  const url = `${hub.url}/mcp/echo`;
+  const auth = { Authorization: `Bearer ${hub.token}` };
+  const init = await post(url, auth, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'capture-cost', version: '1' } } }));
+  if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${init.text}`);
+  const headers = { ...auth, 'Mcp-Session-Id': String(init.headers['mcp-session-id']), 'MCP-Protocol-Version': '2025-06-18' };
+  await post(url, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  let id = 1;
+  return async () => {
+    const n = id++;
+    const res = await post(url, headers, JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { text: TEXT } } }));
+    if (res.status !== 200 || !res.text.includes(`"id":${n}`)) throw new Error(`tools/call: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+  };
+}
+
+/** @param {'on' | 'off'} capture */
+async function measure(capture) {
+  const hub = await startHub(capture);
+  try {
+    const calls = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(hub)));
+    let stopAt = Date.now() + 1000; // warm-up
+    let counting = false;
+    let done = 0;
+    const loop = async (/** @type {() => Promise<void>} */ call) => {
+      while (Date.now() < stopAt) {
+        await call();
+        if (counting) done++;
+      }
+    };
+    await Promise.all(calls.map(loop));
+    const cpu0 = cpuMs(hub.pid);
+    const t0 = performance.now();
+    counting = true;
+    stopAt = Date.now() + SECONDS * 1000;
+    await Promise.all(calls.map(loop));
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu1 = cpuMs(hub.pid);
+    const per = (/** @type {'all' | 'main'} */ k) => (cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1[k] - cpu0[k]) * 1000) / done);
+    return { capture, callsPerSec: done / seconds, cpuUsPerCall: per('all'), mainUsPerCall: per('main') };
+  } finally {
+    await hub.stop();
+  }
+}
+
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+/** @param {number | undefined} x @param {number} [digits] */
+const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
+
+async function main() {
+  if (!existsSync(ENGINE)) throw new Error(`no built engine at ${ENGINE}: run npm run build first`);
+  console.error(`capture-cost: ${ROUNDS} rounds × ${SECONDS}s per mode, ${SESSIONS} sessions, ${TEXT.length}-byte echo; ${os.availableParallelism()} CPUs, load ${os.loadavg()[0]?.toFixed(2)}`);
+  /** @type {Record<'on' | 'off', Array<{ callsPerSec: number, cpuUsPerCall: number | undefined, mainUsPerCall: number | undefined }>>} */
+  const results = { on: [], off: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternate the order so drift in the machine's load hits both modes alike.
+    /** @type {Array<'on' | 'off'>} */
+    const order = r % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    for (const mode of order) {
+      const m = await measure(mode);
+      results[mode].push(m);
+      console.error(`  round ${r + 1} capture ${mode.padEnd(3)} ${fmt(m.callsPerSec)} calls/s, hub ${fmt(m.cpuUsPerCall)} µs CPU/call (${fmt(m.mainUsPerCall)} on its main thread)`);
+    }
+  }
+  /** @param {'on' | 'off'} mode @param {'callsPerSec' | 'cpuUsPerCall' | 'mainUsPerCall'} key */
+  const values = (mode, key) => /** @type {number[]} */ (results[mode].map((x) => x[key]).filter((x) => x !== undefined));
+  /** The median, and the best round: noise from other work on the machine only ever makes a round worse. */
+  const stat = (/** @type {'on' | 'off'} */ mode, /** @type {'callsPerSec' | 'cpuUsPerCall' | 'mainUsPerCall'} */ key) => {
+    const xs = values(mode, key);
+    return { median: median(xs), best: xs.length === 0 ? NaN : key === 'callsPerSec' ? Math.max(...xs) : Math.min(...xs) };
+  };
+  const table = /** @type {const} */ (['off', 'on']).map((mode) => ({ mode, calls: stat(mode, 'callsPerSec'), cpu: stat(mode, 'cpuUsPerCall'), main: stat(mode, 'mainUsPerCall') }));
+  const [off, on] = /** @type {[typeof table[0], typeof table[0]]} */ (table);
+  console.log('\ncapture   calls/s (median / best)   hub µs CPU per call (median / best)   of which main thread');
+  for (const t of table) console.log(`${t.mode.padEnd(8)}  ${fmt(t.calls.median).padStart(7)} / ${fmt(t.calls.best).padEnd(13)}  ${fmt(t.cpu.median).padStart(7)} / ${fmt(t.cpu.best).padEnd(27)}  ${fmt(t.main.median)} / ${fmt(t.main.best)}`);
+  const pct = (/** @type {number} */ a, /** @type {number} */ b) => ((a - b) / b) * 100;
+  const cost = {
+    throughputPct: { median: -pct(on.calls.median, off.calls.median), best: -pct(on.calls.best, off.calls.best) },
+    cpuPct: { median: pct(on.cpu.median, off.cpu.median), best: pct(on.cpu.best, off.cpu.best) },
+  };
+  /** A cost in percent, with its sign (a negative cost: capture on was the faster run). */
+  const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x), 1)}%`;
+  console.log(`\ncost of capture: throughput ${signed(cost.throughputPct.median)} (best rounds: ${signed(cost.throughputPct.best)}), hub CPU per call ${signed(cost.cpuPct.median)} (best rounds: ${signed(cost.cpuPct.best)}); target: under 10%`);
+  console.log(JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, sessions: SESSIONS, textBytes: TEXT.length, inspector: args.inspector ? JSON.parse(args.inspector) : {}, off, on, cost }));
+}
+
+main()
+  .then(() => agent.destroy())
+  .catch((err) => {
+    console.error(`capture-cost: ${err instanceof Error ? err.message : String(err)}`);
+    agent.destroy();
+    process.exit(1);
+  });

@@ -1,0 +1,64 @@
+// Servers: add a stdio server through the form and see its tools; break it and see the error
+// where it happened; import a pasted snippet. Screenshots and an axe check of each screen.
+import { everythingEntry, EVERYTHING_SERVER, expect, expectAccessible, screenshot, test } from './fixtures.js';
+import { ServersPage } from './pages/servers-page.js';
+
+test('add a stdio server through the form, see its tools, then break it and see why', async ({ ui }) => {
+  const servers = new ServersPage(ui);
+  await expect(ui.getByTestId('servers-empty')).toBeVisible();
+  await expectAccessible(ui, 'servers (empty)');
+
+  await servers.addStdio({ name: 'everything', command: process.execPath, args: [EVERYTHING_SERVER], env: { FIXTURE_STDERR_BANNER: 'hello from stderr' } });
+  await expect(ui.getByRole('heading', { level: 1, name: 'everything' })).toBeVisible();
+  await expect(ui.getByTestId('test-result')).toContainText('patchbay-everything-fixture');
+  await expect(servers.tools()).toContainText('echo');
+  await expect(ui.getByTestId('test-resources')).toBeVisible();
+  await screenshot(ui, 'server-detail');
+  await expectAccessible(ui, 'server detail');
+
+  await servers.open();
+  await expect(servers.row('everything')).toBeVisible();
+  await screenshot(ui, 'servers');
+  await expectAccessible(ui, 'servers');
+
+  // Break it: a command that does not exist. The test after saving says so, and so does the list.
+  await servers.row('everything').getByRole('link', { name: 'everything', exact: true }).click();
+  await servers.editCommand('everything', '/nonexistent/patchbay-no-such-command');
+  await expect(ui.getByTestId('test-error')).toContainText('command not found: /nonexistent/patchbay-no-such-command');
+  await screenshot(ui, 'server-error');
+  await servers.open();
+  await expect(servers.row('everything').getByTestId('server-state')).toHaveText('Error');
+  await expect(servers.row('everything').getByTestId('server-last-error')).toContainText('command not found');
+});
+
+test('the form says what to fix before anything is saved', async ({ ui }) => {
+  await ui.getByTestId('add-server').click();
+  await ui.getByLabel('Name', { exact: true }).fill('bad name!');
+  await ui.getByTestId('save-server').click();
+  await expect(ui.getByTestId('error-name')).toContainText('letters, digits');
+  await expect(ui.getByTestId('error-command')).toContainText('Enter the program to run');
+  await expect(ui.getByLabel('Name', { exact: true })).toBeFocused();
+  await screenshot(ui, 'server-form');
+  await expectAccessible(ui, 'server form');
+});
+
+test.describe('import', () => {
+  test.use({ engineConfig: { mcpServers: { existing: everythingEntry() } } });
+
+  test('a pasted mcpServers snippet is previewed, then imported; bad entries are named', async ({ ui }) => {
+    const servers = new ServersPage(ui);
+    await ui.getByTestId('import-servers').click();
+    const snippet = JSON.stringify({ mcpServers: { pasted: everythingEntry(), existing: everythingEntry(), broken: { args: ['x'] } } });
+    await ui.getByTestId('import-snippet').fill(snippet);
+    await ui.getByTestId('import-preview').click();
+    const result = ui.getByTestId('import-result');
+    await expect(result).toContainText('Will add: pasted');
+    await expect(result).toContainText('Already there, left alone: existing');
+    await expect(result).toContainText('$.mcpServers.broken');
+    await expectAccessible(ui, 'import');
+    await ui.getByTestId('import-apply').click();
+    await expect(result).toContainText('Added: pasted');
+    await servers.open();
+    await expect(servers.row('pasted')).toBeVisible();
+  });
+});

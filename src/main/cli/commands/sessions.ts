@@ -1,0 +1,145 @@
+/**
+ * `patchbay sessions`: the sessions a running hub captured, from its inspector over `/api`.
+ * The hub is found through the discovery file (hub.json) of the data dir, and called with the
+ * token in <data dir>/hub-token; both are only ever sent to a hub on loopback.
+ */
+import { readFile } from 'node:fs/promises';
+import type { InspectorSession } from '../../../shared/api/inspector-contract.js';
+import { errCode } from '../../core/fs/err-code.js';
+import { discoverHub } from '../../core/relay/hub-discovery.js';
+import { EXIT_OK, UsageError, type CliCommand, type CommandContext } from '../command.js';
+import { cliDataPaths, DATA_DIR_OPTION } from '../locations.js';
+import { stringValue } from '../parse-args.js';
+
+/** A running hub as the CLI talks to it. */
+export interface HubApi {
+  url: string;
+  headers: Record<string, string>;
+  call<T>(name: string, input: unknown): Promise<T>;
+}
+
+/** Finds the hub of the command's data dir, or fails with what to do. */
+export async function connectHub(ctx: CommandContext): Promise<HubApi> {
+  const paths = cliDataPaths(ctx.io, ctx.values, ctx.commandPath);
+  const found = await discoverHub(paths.discoveryFile);
+  if (!found.ok) throw new Error(`${found.message}; start one with: patchbay serve${ctx.values['data-dir'] ? ' --data-dir <the same dir>' : ''}`);
+  let token: string | undefined;
+  try {
+    token = (await readFile(paths.tokenFile, 'utf8')).trim();
+  } catch (err) {
+    // A hub started with --no-auth may have no token file: try without one.
+    if (errCode(err) !== 'ENOENT') throw new Error(`cannot read the hub token in ${paths.tokenFile}: ${(err as Error).message}`);
+  }
+  const url = found.value.url;
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  return {
+    url,
+    headers,
+    async call<T>(name: string, input: unknown): Promise<T> {
+      let res: Response;
+      try {
+        res = await fetch(`${url}/api/call/${name}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(input) });
+      } catch (err) {
+        throw new Error(`the hub at ${url} does not answer: ${(err as Error).message}`);
+      }
+      if (res.status === 401) throw new Error(`the hub at ${url} refused the token in ${paths.tokenFile} (was it rotated? restart the hub, or check --data-dir)`);
+      const body = (await res.json().catch(() => undefined)) as { ok: boolean; value?: T; code?: string; message?: string } | undefined;
+      if (!body) throw new Error(`the hub at ${url} answered ${name} with HTTP ${res.status} and no JSON`);
+      if (!body.ok) throw new Error(body.code === 'unknown_call' ? `the hub at ${url} has no inspector (it is an older version): ${body.message}` : `${body.message}`);
+      return body.value as T;
+    },
+  };
+}
+
+const STATES = new Set(['live', 'closed', 'failed']);
+
+export const sessionsCommand: CliCommand = {
+  name: 'sessions',
+  summary: 'List the sessions of a running hub (live ones; --all for past ones too)',
+  details: [
+    'One line per session: id, server, client, state, start, duration, calls, errors.',
+    'Past sessions come from the inspector history in <data dir>/inspector (kept 7 days by default).',
+  ].join('\n'),
+  options: [
+    { name: 'server', type: 'string', valueName: 'ID', description: 'Only sessions of this server' },
+    { name: 'state', type: 'string', valueName: 'STATE', description: 'Only sessions in this state: live, closed or failed' },
+    { name: 'all', type: 'boolean', description: 'Closed and failed sessions too, not only live ones' },
+    { name: 'limit', type: 'string', valueName: 'N', description: 'At most N sessions, newest first (default 50)' },
+    { name: 'json', type: 'boolean', description: 'Print the sessions as JSON (one array)' },
+    DATA_DIR_OPTION,
+  ],
+  examples: [
+    { command: 'patchbay sessions', description: 'The live sessions of the running hub' },
+    { command: 'patchbay sessions --all --server github', description: 'Every captured session of the server "github"' },
+    { command: 'patchbay sessions --state failed --json', description: 'Failed sessions, with their exit codes, as JSON' },
+  ],
+  run: listSessions,
+};
+
+async function listSessions(ctx: CommandContext): Promise<number> {
+  const state = stringValue(ctx.values, 'state', ctx.commandPath);
+  if (state !== undefined && !STATES.has(state)) throw new UsageError('--state must be live, closed or failed', ctx.commandPath);
+  const limitText = stringValue(ctx.values, 'limit', ctx.commandPath) ?? '50';
+  if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000', ctx.commandPath);
+  const server = stringValue(ctx.values, 'server', ctx.commandPath);
+  const hub = await connectHub(ctx);
+  const input: Record<string, unknown> = { limit: Number(limitText) };
+  if (server !== undefined) input.server = server;
+  if (state !== undefined) input.state = state;
+  else if (ctx.values.all !== true) input.state = 'live';
+  const { sessions, total } = await hub.call<{ sessions: InspectorSession[]; total: number }>('inspector.sessions.list', input);
+  if (ctx.values.json === true) {
+    ctx.io.stdout.write(JSON.stringify(sessions, null, 2) + '\n');
+    return EXIT_OK;
+  }
+  if (sessions.length === 0) {
+    ctx.io.stderr.write(`patchbay: no ${input.state ?? ''}${input.state ? ' ' : ''}sessions${server ? ` of '${server}'` : ''}${ctx.values.all === true || state ? '' : ' (add --all for past ones)'}\n`);
+    return EXIT_OK;
+  }
+  ctx.io.stdout.write(formatSessions(sessions, Date.now()));
+  if (total > sessions.length) ctx.io.stderr.write(`patchbay: showing ${sessions.length} of ${total}; use --limit for more\n`);
+  return EXIT_OK;
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** Local time, with the date when it is not today. */
+export function clock(ms: number, now: number, withMillis = false): string {
+  const d = new Date(ms);
+  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}${withMillis ? `.${String(d.getMilliseconds()).padStart(3, '0')}` : ''}`;
+  return new Date(now).toDateString() === d.toDateString() ? time : `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${time}`;
+}
+
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)}m${pad2(Math.floor((ms % 60_000) / 1000))}s`;
+  return `${Math.floor(ms / 3_600_000)}h${pad2(Math.floor((ms % 3_600_000) / 60_000))}m`;
+}
+
+function stateText(s: InspectorSession): string {
+  if (s.state !== 'failed') return s.state;
+  const f = s.failure;
+  if (f?.exitCode !== undefined && f.exitCode !== null) return `failed (exit ${f.exitCode})`;
+  if (f?.signal) return `failed (${f.signal})`;
+  return 'failed';
+}
+
+export function formatSessions(sessions: InspectorSession[], now: number): string {
+  const rows = sessions.map((s) => [
+    s.id,
+    s.server,
+    s.client ? `${s.client.name}${s.client.version ? ` ${s.client.version}` : ''}` : '-',
+    stateText(s),
+    clock(s.startedAt, now),
+    duration((s.endedAt ?? now) - s.startedAt),
+    String(s.exchanges.total - s.exchanges.pending),
+    String(s.errors),
+  ]);
+  const header = ['SESSION', 'SERVER', 'CLIENT', 'STATE', 'STARTED', 'DURATION', 'CALLS', 'ERRORS'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ') + '\n';
+  return line(header) + rows.map(line).join('');
+}

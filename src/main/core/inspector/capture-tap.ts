@@ -1,0 +1,181 @@
+/**
+ * The hot path of capture. The hub calls a session's tap for every message it moves; each call
+ * does O(1) work: it reads the monotonic clock and queues references (the parsed message, the raw
+ * text the hub already has, the HTTP request). Redaction, serialisation, pairing and storage
+ * happen later, off the proxy path, when the queue is drained. When the drain falls behind, the
+ * queue is full and new items are dropped and counted, never waited for.
+ */
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
+import type { JsonRpcMessage } from '../hub/json-rpc.js';
+import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
+
+/**
+ * Why the hub itself wrote a message: `timeout` (request deadline), `upstream-closed` and
+ * `session-closed` (errors answered on the server's behalf), `replay-initialize` (re-initializing
+ * a restarted child), `replay` (the inspector's replay of a captured request).
+ */
+export type CaptureNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay';
+
+/** What session.ts calls. Every method only queues. */
+export interface SessionTap {
+  /** The inspector's id of the session (not its Mcp-Session-Id). */
+  readonly sessionId: string;
+  /** A message from the client, on the client leg. `req` is the HTTP request it came in. */
+  fromClient(message: JsonRpcMessage, raw: string | undefined, req?: IncomingMessage, status?: number): void;
+  /** A message to the client on the client leg; `note` when the hub wrote it itself. */
+  toClient(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void;
+  /** A message sent to the server on the upstream leg; `note` when the hub wrote it itself. */
+  toServer(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void;
+  /** A message from the server on the upstream leg. */
+  fromServer(message: JsonRpcMessage, raw: string): void;
+  stderr(line: string): void;
+  upstreamOpened(): void;
+  upstreamClosed(info: UpstreamClosed): void;
+  /** HTTP details of an upstream exchange (remote upstreams). */
+  upstreamHttp(info: UpstreamHttpExchange): void;
+  ended(state: 'closed' | 'failed', failure: string | undefined): void;
+}
+
+export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'ended';
+
+/** One queued item. A class so every item has the same shape (one hidden class for V8). */
+export class TapItem {
+  constructor(
+    readonly kind: TapKind,
+    readonly tap: SessionCapture,
+    /** performance.now() when the hub moved it. */
+    readonly t: number,
+    readonly leg: CaptureLeg | undefined = undefined,
+    readonly toServer = false,
+    readonly message: JsonRpcMessage | undefined = undefined,
+    readonly raw: string | undefined = undefined,
+    readonly note: CaptureNote | undefined = undefined,
+    readonly req: IncomingMessage | undefined = undefined,
+    readonly status: number | undefined = undefined,
+    /** stderr line, or the failure text of `ended`. */
+    readonly text: string | undefined = undefined,
+    readonly detail: UpstreamClosed | UpstreamHttpExchange | 'closed' | 'failed' | undefined = undefined,
+  ) {}
+}
+
+/** A bounded FIFO with a head index (no O(n) shift) whose drain runs on setImmediate. */
+export class CaptureQueue {
+  dropped = 0;
+  private items: TapItem[] = [];
+  private head = 0;
+  private scheduled = false;
+
+  constructor(
+    readonly max: number,
+    private readonly drain: () => void,
+  ) {}
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  /** `force`: lifecycle items (a few per session) pass even when the queue is full. */
+  push(item: TapItem, force = false): void {
+    if (!force && this.items.length - this.head >= this.max) {
+      this.dropped++;
+      item.tap.dropped++;
+      return;
+    }
+    this.items.push(item);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.run);
+    }
+  }
+
+  /** The next item, or undefined when empty. */
+  take(): TapItem | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head]!;
+    this.items[this.head++] = undefined as unknown as TapItem;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 4096 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+
+  /** Called by the drain when it stopped with items left: run again on the next turn. */
+  reschedule(): void {
+    if (this.scheduled || this.length === 0) return;
+    this.scheduled = true;
+    setImmediate(this.run);
+  }
+
+  private readonly run = (): void => {
+    this.scheduled = false;
+    this.drain();
+  };
+}
+
+/** What the inspector knows of a session at the moment the hub opens it. */
+export interface SessionCaptureInfo {
+  id: string;
+  serverId: string;
+  clientTransport: string;
+  upstreamTransport: string;
+  debug: boolean;
+}
+
+/** A session's tap: the handle session.ts holds. */
+export class SessionCapture implements SessionTap {
+  /** Items of this session dropped because the queue was full. */
+  dropped = 0;
+
+  constructor(
+    readonly info: SessionCaptureInfo,
+    private readonly queue: CaptureQueue,
+  ) {
+    queue.push(new TapItem('opened', this, performance.now()), true);
+  }
+
+  get sessionId(): string {
+    return this.info.id;
+  }
+
+  fromClient(message: JsonRpcMessage, raw: string | undefined, req?: IncomingMessage, status?: number): void {
+    this.queue.push(new TapItem('message', this, performance.now(), 'client', true, message, raw, undefined, req, status));
+  }
+
+  toClient(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void {
+    this.queue.push(new TapItem('message', this, performance.now(), 'client', false, message, raw, note));
+  }
+
+  toServer(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void {
+    this.queue.push(new TapItem('message', this, performance.now(), 'upstream', true, message, raw, note));
+  }
+
+  fromServer(message: JsonRpcMessage, raw: string): void {
+    this.queue.push(new TapItem('message', this, performance.now(), 'upstream', false, message, raw));
+  }
+
+  stderr(line: string): void {
+    this.queue.push(new TapItem('stderr', this, performance.now(), 'upstream', false, undefined, undefined, undefined, undefined, undefined, line));
+  }
+
+  upstreamOpened(): void {
+    this.queue.push(new TapItem('upstream-open', this, performance.now(), 'upstream'), true);
+  }
+
+  upstreamClosed(info: UpstreamClosed): void {
+    this.queue.push(new TapItem('upstream-closed', this, performance.now(), 'upstream', false, undefined, undefined, undefined, undefined, undefined, undefined, info), true);
+  }
+
+  upstreamHttp(info: UpstreamHttpExchange): void {
+    this.queue.push(new TapItem('upstream-http', this, performance.now(), 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, info));
+  }
+
+  ended(state: 'closed' | 'failed', failure: string | undefined): void {
+    this.queue.push(new TapItem('ended', this, performance.now(), undefined, false, undefined, undefined, undefined, undefined, undefined, failure, state), true);
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * Pairs a session's requests with their responses, progress notifications and cancellations.
+ *
+ * Request ids collide across directions (the client's id 0 and the server's own sampling request
+ * id 0 in one session), so an exchange is keyed by who asked (client, server or hub) and the id.
+ * Each message is seen on two legs; an exchange belongs to the leg its request was first seen on
+ * (the client leg for a client's request: in shared mode only that leg has the client's ids), and
+ * the answer on that leg completes it. The other leg only adds the upstream timing.
+ *
+ * Pairing is a pure function of the event sequence, so a session read back from the history
+ * files is paired by the same code as a live one.
+ */
+import type { CaptureDirection, CaptureLeg, CaptureOrigin, ExchangeStatus, ExchangeSummary, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import { SeqRing } from './ring.js';
+
+export interface PairingInput {
+  seq: number;
+  time: number;
+  leg?: CaptureLeg | undefined;
+  direction?: CaptureDirection | undefined;
+  origin: CaptureOrigin;
+  kind: string;
+  method?: string | undefined;
+  id?: string | number | null | undefined;
+  note?: string | undefined;
+}
+
+const MAX_PROGRESS = 32;
+const MAX_RECENT = 256;
+/** Shared by every exchange without progress (most of them): one array less per exchange. */
+const NO_PROGRESS: ProgressEntry[] = Object.freeze([]) as unknown as ProgressEntry[];
+
+type Counts = Record<ExchangeStatus, number>;
+
+type Id = string | number;
+/** One map per requester, keyed by the id itself (a Map tells 1 from "1"): no key strings to build. */
+type ByRequester<T> = Record<CaptureOrigin, Map<Id, T>>;
+const byRequester = <T>(): ByRequester<T> => ({ client: new Map(), server: new Map(), hub: new Map() });
+
+function isId(v: unknown): v is string | number {
+  return typeof v === 'string' || typeof v === 'number';
+}
+
+function paramsOf(message: unknown): Record<string, unknown> | undefined {
+  const p = (message as { params?: unknown } | undefined)?.params;
+  return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
+}
+
+const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/**
+ * One exchange: the public fields are the ExchangeSummary of the contract; pairing state is kept
+ * in private fields, which neither JSON nor object spread ever sees.
+ */
+class Exchange implements ExchangeSummary {
+  client: string | undefined = undefined;
+  status: ExchangeStatus = 'pending';
+  endedAt: number | undefined = undefined;
+  latencyMs: number | undefined = undefined;
+  upstreamLatencyMs: number | undefined = undefined;
+  responseSeq: number | undefined = undefined;
+  cancelSeq: number | undefined = undefined;
+  lateResponseSeq: number | undefined = undefined;
+  progress: ProgressEntry[] = NO_PROGRESS;
+  progressCount = 0;
+  error: { code: number; message: string } | undefined = undefined;
+  reason: string | undefined = undefined;
+  readonly #firstLeg: CaptureLeg | undefined;
+  #otherRequestAt: number | undefined;
+  #otherResponseAt: number | undefined;
+  #progressToken: Id | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly session: string,
+    readonly server: string,
+    readonly requester: CaptureOrigin,
+    readonly requestId: string | number,
+    readonly method: string,
+    readonly startedAt: number,
+    readonly requestSeq: number,
+    firstLeg: CaptureLeg | undefined,
+  ) {
+    this.#firstLeg = firstLeg;
+  }
+
+  get firstLeg(): CaptureLeg | undefined {
+    return this.#firstLeg;
+  }
+  get progressToken(): Id | undefined {
+    return this.#progressToken;
+  }
+  set progressToken(token: Id | undefined) {
+    this.#progressToken = token;
+  }
+  /** True when the request was seen on its other leg already. */
+  get seenOnOtherLeg(): boolean {
+    return this.#otherRequestAt !== undefined;
+  }
+  otherLegRequest(time: number): void {
+    this.#otherRequestAt = time;
+  }
+  otherLegResponse(time: number): void {
+    this.#otherResponseAt = time;
+  }
+
+  finish(status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): void {
+    this.status = status;
+    this.endedAt = time;
+    this.latencyMs = round(time - this.startedAt);
+    if (this.#otherRequestAt !== undefined && this.#otherResponseAt !== undefined) this.upstreamLatencyMs = round(this.#otherResponseAt - this.#otherRequestAt);
+    if (responseSeq !== undefined) this.responseSeq = responseSeq;
+    if (reason !== undefined) this.reason = reason;
+  }
+}
+
+export class ExchangeTracker {
+  readonly exchanges = new SeqRing<ExchangeSummary>((x) => x.requestSeq);
+  /** By status, over the session's life (not only what is still in the ring). */
+  readonly counts: Counts = { pending: 0, ok: 0, error: 0, cancelled: 0, timeout: 0, orphaned: 0 };
+  exchangesSeen = 0;
+  private readonly open = byRequester<Exchange>();
+  private readonly byProgress = byRequester<Exchange>();
+  /** Recently closed exchanges, for late responses and the other leg's copies. */
+  private readonly recent = byRequester<Exchange>();
+
+  constructor(
+    private readonly session: string,
+    private readonly server: string,
+    private readonly maxExchanges: number,
+    private readonly client: () => string | undefined,
+    /** Applied to every text copied out of a message (error messages, reasons): redaction. */
+    private readonly scrub: (text: string) => string = (t) => t,
+  ) {}
+
+  /** Feeds one event and its parsed message; returns the exchanges it completed. */
+  observe(e: PairingInput, message: unknown): ExchangeSummary[] | undefined {
+    if (e.kind === 'request' && e.method !== undefined && isId(e.id)) return this.request(e, e.method, e.id, message);
+    if (e.kind === 'response' && isId(e.id)) return this.response(e, e.id, message);
+    if (e.kind === 'notification' && e.method === 'notifications/cancelled') return this.cancelled(e, message);
+    if (e.kind === 'notification' && e.method === 'notifications/progress') this.progress(e, message);
+    return undefined;
+  }
+
+  /** The session ended: whatever is still open was never answered. */
+  endSession(time: number, reason: string): ExchangeSummary[] {
+    const out: ExchangeSummary[] = [];
+    const open = [...this.open.client.values(), ...this.open.server.values(), ...this.open.hub.values()].sort((a, b) => a.requestSeq - b.requestSeq);
+    for (const x of open) out.push(this.close(x, 'orphaned', time, undefined, reason));
+    return out;
+  }
+
+  private request(e: PairingInput, method: string, id: string | number, message: unknown): ExchangeSummary[] | undefined {
+    const requester: CaptureOrigin = e.origin;
+    const existing = this.open[requester].get(id);
+    if (existing && existing.firstLeg !== e.leg && !existing.seenOnOtherLeg) {
+      existing.otherLegRequest(e.time);
+      return undefined;
+    }
+    const completed = existing ? [this.close(existing, 'orphaned', e.time, undefined, 'its id was reused by a new request')] : undefined;
+    const x = new Exchange(`${this.session}/${e.seq}`, this.session, this.server, requester, id, method, e.time, e.seq, e.leg);
+    const client = this.client();
+    if (client !== undefined) x.client = client;
+    const meta = paramsOf(message)?._meta as { progressToken?: unknown } | undefined;
+    if (meta && isId(meta.progressToken)) {
+      x.progressToken = meta.progressToken;
+      this.byProgress[requester].set(meta.progressToken, x);
+    }
+    this.open[requester].set(id, x);
+    this.exchanges.push(x);
+    this.counts.pending++;
+    this.exchangesSeen++;
+    while (this.exchanges.length > this.maxExchanges) {
+      const old = this.exchanges.shift() as Exchange;
+      if (old.status === 'pending') {
+        // Dropped from memory before it completed: it can no longer be paired.
+        this.forget(old);
+        this.counts.pending--;
+      }
+    }
+    return completed;
+  }
+
+  private response(e: PairingInput, id: string | number, message: unknown): ExchangeSummary[] | undefined {
+    const candidates: CaptureOrigin[] = e.direction === 'to-server' ? ['server'] : e.leg === 'upstream' ? ['hub', 'client'] : ['client', 'hub'];
+    // Open exchanges first (as the hub itself routes: its own waiters, then the client's).
+    let x: Exchange | undefined;
+    for (const who of candidates) x ??= this.open[who].get(id);
+    for (const who of candidates) x ??= this.recent[who].get(id);
+    if (!x) return undefined;
+    if (x.status !== 'pending') {
+      // Cancelled or timed out already: the server's answer came late, and the hub dropped it.
+      if (e.leg !== x.firstLeg && x.lateResponseSeq === undefined && x.status !== 'ok' && x.status !== 'error') x.lateResponseSeq = e.seq;
+      return undefined;
+    }
+    if (e.leg !== x.firstLeg) {
+      x.otherLegResponse(e.time);
+      return undefined;
+    }
+    const error = (message as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+    let status: ExchangeStatus = error ? 'error' : 'ok';
+    if (e.note === 'timeout') status = 'timeout';
+    else if (e.note === 'upstream-closed' || e.note === 'session-closed') status = 'orphaned';
+    const reason = status !== 'ok' && status !== 'error' && error && typeof error.message === 'string' ? this.scrub(error.message) : undefined;
+    const done = this.close(x, status, e.time, e.seq, reason);
+    if (error && typeof error.code === 'number' && typeof error.message === 'string') x.error = { code: error.code, message: this.scrub(error.message) };
+    return [done];
+  }
+
+  private cancelled(e: PairingInput, message: unknown): ExchangeSummary[] | undefined {
+    const params = paramsOf(message);
+    const requestId = params?.requestId;
+    if (!isId(requestId)) return undefined;
+    // The hub cancels a client's request when it times out, on the client's behalf.
+    const requesters: CaptureOrigin[] = e.direction === 'to-server' ? ['client', 'hub'] : ['server'];
+    for (const who of requesters) {
+      const x = this.open[who].get(requestId);
+      if (!x) continue;
+      x.cancelSeq ??= e.seq;
+      if (e.note === 'timeout') return undefined;
+      if (e.leg !== x.firstLeg && e.origin !== 'hub') return undefined;
+      const reason = typeof params?.reason === 'string' ? this.scrub(params.reason) : undefined;
+      return [this.close(x, 'cancelled', e.time, undefined, reason)];
+    }
+    return undefined;
+  }
+
+  private progress(e: PairingInput, message: unknown): void {
+    const params = paramsOf(message);
+    const token = params?.progressToken;
+    if (!isId(token)) return;
+    const requesters: CaptureOrigin[] = e.direction === 'to-client' ? ['client', 'hub'] : ['server'];
+    for (const who of requesters) {
+      const x = this.byProgress[who].get(token);
+      if (!x || e.leg !== x.firstLeg) continue;
+      const entry: ProgressEntry = { seq: e.seq, time: e.time };
+      if (typeof params?.progress === 'number') entry.progress = params.progress;
+      if (typeof params?.total === 'number') entry.total = params.total;
+      if (typeof params?.message === 'string') entry.message = this.scrub(params.message);
+      if (x.progress === NO_PROGRESS) x.progress = [];
+      x.progress.push(entry);
+      if (x.progress.length > MAX_PROGRESS) x.progress.shift();
+      x.progressCount++;
+      return;
+    }
+  }
+
+  private close(x: Exchange, status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): ExchangeSummary {
+    this.forget(x);
+    this.counts.pending--;
+    this.counts[status]++;
+    x.finish(status, time, responseSeq, reason);
+    if (x.client === undefined) {
+      // The client's own initialize is answered before its name is known to the session.
+      const client = this.client();
+      if (client !== undefined) x.client = client;
+    }
+    const recent = this.recent[x.requester];
+    recent.delete(x.requestId);
+    recent.set(x.requestId, x);
+    if (recent.size > MAX_RECENT) recent.delete(recent.keys().next().value!);
+    return x;
+  }
+
+  private forget(x: Exchange): void {
+    const open = this.open[x.requester];
+    if (open.get(x.requestId) === x) open.delete(x.requestId);
+    const token = x.progressToken;
+    if (token !== undefined && this.byProgress[x.requester].get(token) === x) this.byProgress[x.requester].delete(token);
+  }
+}

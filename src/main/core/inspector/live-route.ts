@@ -1,0 +1,165 @@
+/**
+ * `GET /api/inspector/live`: every captured event as server-sent events, resumable by cursor
+ * (`?cursor=<seq>` or `Last-Event-ID`). A subscriber first catches up — from the history files
+ * for what memory no longer holds, then from memory — and only then listens live; the switch
+ * happens in one synchronous step, so no event falls between, and seq order makes each one
+ * arrive exactly once. A subscriber that stops reading is disconnected rather than buffered
+ * without bound: it reconnects with its cursor and misses nothing.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inspectorLiveStream, type CaptureEvent } from '../../../shared/api/inspector-contract.js';
+import { sendJson } from '../hub/http-util.js';
+import type { HubRoute } from '../hub/hub-server.js';
+import { historyEvents } from './history-read.js';
+import type { Inspector } from './inspector.js';
+import { eventLine, type StoredEvent } from './stored-event.js';
+
+export interface LiveRouteOptions {
+  keepAliveMs?: number;
+  /** Unsent bytes a live subscriber may fall behind by before it is disconnected. */
+  maxBufferedBytes?: number;
+}
+
+interface Filter {
+  server?: string | undefined;
+  session?: string | undefined;
+  view: 'events' | 'exchanges';
+}
+
+export function inspectorLiveRoute(inspector: Inspector, options: LiveRouteOptions = {}): HubRoute {
+  return {
+    prefix: '/api/inspector',
+    auth: 'token',
+    handle: (req, res, path, cors) => {
+      if (path !== inspectorLiveStream.path) return sendJson(res, 404, { ok: false, code: 'not_found', message: `No inspector endpoint ${path}; the live stream is ${inspectorLiveStream.path}` }, cors);
+      if (req.method !== 'GET') return sendJson(res, 405, { ok: false, code: 'method_not_allowed', message: 'the live stream is GET' }, { ...cors, Allow: 'GET' });
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const raw: Record<string, string> = Object.fromEntries(url.searchParams);
+      const lastEventId = req.headers['last-event-id'];
+      if (raw.cursor === undefined && typeof lastEventId === 'string' && lastEventId !== '') raw.cursor = lastEventId;
+      const parsed = inspectorLiveStream.query.safeParse(raw);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(query)'}: ${i.message}`).join('; ');
+        return sendJson(res, 400, { ok: false, code: 'invalid_input', message: `Invalid live stream query: ${problems}` }, cors);
+      }
+      const { cursor, ...filter } = parsed.data;
+      void new LiveSubscriber(inspector, req, res, filter, options).start(cursor, cors);
+    },
+  };
+}
+
+/** Resolves when the socket can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
+class LiveSubscriber {
+  private last = 0;
+  private closed = false;
+  private off: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly inspector: Inspector,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly filter: Filter,
+    private readonly options: LiveRouteOptions,
+  ) {}
+
+  async start(cursor: number | undefined, cors: Record<string, string>): Promise<void> {
+    const res = this.res;
+    res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    res.once('close', () => this.stop());
+    this.timer = setInterval(() => res.write(': keepalive\n\n'), this.options.keepAliveMs ?? 15_000);
+    this.timer.unref();
+    const now = this.inspector.lastSeq;
+    const complete = cursor === undefined || cursor <= now;
+    this.last = cursor === undefined || cursor > now ? now : cursor;
+    res.write(`event: ready\ndata: ${JSON.stringify({ cursor: this.last, complete })}\n\n`);
+    try {
+      await this.catchUp();
+    } catch (err) {
+      res.write(`event: error\ndata: ${JSON.stringify({ message: `could not replay history: ${(err as Error).message}` })}\n\n`);
+      res.end();
+    }
+  }
+
+  private stop(): void {
+    this.closed = true;
+    this.off?.();
+    clearInterval(this.timer);
+  }
+
+  private accept(e: CaptureEvent | StoredEvent): boolean {
+    const f = this.filter;
+    if (f.server !== undefined && e.server !== f.server) return false;
+    if (f.session !== undefined && e.session !== f.session) return false;
+    return f.view === 'events' || (e.exchanges !== undefined && e.exchanges.length > 0);
+  }
+
+  private send(seq: number, data: string): void {
+    this.res.write(`id: ${seq}\nevent: capture\ndata: ${data}\n\n`);
+  }
+
+  /** Catches up from history and memory, then listens live; see the file comment. */
+  private async catchUp(): Promise<void> {
+    const { inspector } = this;
+    for (;;) {
+      if (this.closed) return;
+      const oldest = inspector.memory.oldestSeq ?? inspector.lastSeq + 1;
+      if (this.last < oldest - 1) {
+        const before = this.last;
+        if (inspector.writer) {
+          await inspector.writer.settled();
+          for await (const e of historyEvents(inspector.historyDir, { after: this.last })) {
+            if (this.closed) return;
+            if (e.seq >= (inspector.memory.oldestSeq ?? Infinity)) break;
+            this.last = e.seq;
+            if (this.accept(e)) this.send(e.seq, JSON.stringify(e));
+            if (this.res.writableNeedDrain) await drained(this.res);
+          }
+        }
+        if (this.last === before) {
+          // Neither memory nor disk has these any more (dropped, or past retention).
+          const to = (inspector.memory.oldestSeq ?? inspector.lastSeq + 1) - 1;
+          this.res.write(`event: gap\ndata: ${JSON.stringify({ from: before + 1, to })}\n\n`);
+          this.last = to;
+        }
+        continue;
+      }
+      const batch = inspector.memory.all.after(this.last, 512);
+      if (batch.length === 0) {
+        // Caught up: listen from here, in the same synchronous step.
+        this.off = inspector.onEvent((e) => this.live(e));
+        return;
+      }
+      for (const e of batch) {
+        this.last = e.seq;
+        if (this.accept(e)) this.send(e.seq, eventLine(e, false));
+      }
+      if (this.res.writableNeedDrain) await drained(this.res);
+    }
+  }
+
+  private live(e: StoredEvent): void {
+    if (this.closed || e.seq <= this.last) return;
+    this.last = e.seq;
+    if (!this.accept(e)) return;
+    this.send(e.seq, eventLine(e, false));
+    if (this.res.writableLength > (this.options.maxBufferedBytes ?? 16 * 1024 * 1024)) {
+      // Too far behind: drop the connection; the client resumes from its cursor.
+      this.stop();
+      this.req.socket.destroy();
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * What the inspector knows of one session: who the client is (from initialize), the negotiated
+ * version and capabilities, the transports, its state, counts, bytes, its recent events (a ring)
+ * and its exchanges. Built from events only, so it can be rebuilt from history.
+ */
+import type { CaptureHttp, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
+import { ExchangeTracker } from './exchange-tracker.js';
+import { SeqRing } from './ring.js';
+import { sessionRef, type SessionRef, type StoredEvent } from './stored-event.js';
+
+export interface SessionIdentity {
+  id: string;
+  server: string;
+  clientTransport: string;
+  upstreamTransport: string;
+  debug: boolean;
+  startedAt: number;
+}
+
+type LegCounts = { toServer: number; toClient: number };
+
+const STDERR_TAIL = 20;
+
+function object(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function parsed(e: StoredEvent): unknown {
+  return e.json === undefined ? undefined : JSON.parse(e.json);
+}
+
+function info(v: unknown): { name: string; version?: string } | undefined {
+  const o = object(v);
+  if (!o || typeof o.name !== 'string') return undefined;
+  return typeof o.version === 'string' ? { name: o.name, version: o.version } : { name: o.name };
+}
+
+export class SessionRecord {
+  readonly events = new SeqRing<StoredEvent>();
+  readonly tracker: ExchangeTracker;
+  state: InspectorSessionState = 'live';
+  endedAt: number | undefined;
+  failure: InspectorSession['failure'];
+  endReason: string | undefined;
+  client: InspectorSession['client'];
+  protocolVersion: string | undefined;
+  clientCapabilities: Record<string, unknown> | undefined;
+  serverInfo: InspectorSession['serverInfo'];
+  serverCapabilities: Record<string, unknown> | undefined;
+  upstreamOpens = 0;
+  stderrLines = 0;
+  readonly stderrTail: string[] = [];
+  readonly messages = { client: { toServer: 0, toClient: 0 } as LegCounts, upstream: { toServer: 0, toClient: 0 } as LegCounts };
+  readonly bytes = { client: { toServer: 0, toClient: 0 } as LegCounts, upstream: { toServer: 0, toClient: 0 } as LegCounts };
+  firstSeq: number | undefined;
+  lastSeq: number | undefined;
+  /** Where dropped items are counted (the session's tap), read live. */
+  dropCounter: { readonly dropped: number } | undefined;
+  /** The last client request's HTTP details (redacted), shared while they stay the same. */
+  lastHttp: { http: CaptureHttp; json: string } | undefined;
+  /** Shared by every event of this session. */
+  readonly ref: SessionRef;
+  /** The id of the client's own initialize request, to recognise its answer. */
+  private initializeId: string | number | undefined;
+
+  constructor(
+    readonly identity: SessionIdentity,
+    maxExchanges: number,
+    scrub?: (text: string) => string,
+  ) {
+    this.tracker = new ExchangeTracker(identity.id, identity.server, maxExchanges, () => this.client?.name, scrub);
+    this.ref = sessionRef(identity.id, identity.server);
+  }
+
+  get id(): string {
+    return this.identity.id;
+  }
+
+  /**
+   * Updates counts and what initialize says (parsing the redacted message of initialize and its
+   * answer only). True when the answer to initialize was learned.
+   */
+  note(e: StoredEvent): boolean {
+    this.firstSeq ??= e.seq;
+    this.lastSeq = e.seq;
+    if (e.leg && e.direction && (e.kind === 'request' || e.kind === 'response' || e.kind === 'notification')) {
+      const dir = e.direction === 'to-server' ? 'toServer' : 'toClient';
+      this.messages[e.leg][dir]++;
+      this.bytes[e.leg][dir] += e.size;
+    }
+    if (e.kind === 'stderr' && e.text !== undefined) {
+      this.stderrLines++;
+      this.stderrTail.push(e.text);
+      if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+    }
+    // The client's own initialize (in a debug session the hub is the client), not a replayed one.
+    if (e.kind === 'request' && e.method === 'initialize' && (e.origin !== 'hub' || this.identity.debug)) {
+      if (e.leg === 'client' || this.initializeId === undefined) {
+        const params = object(object(parsed(e))?.params);
+        this.initializeId = e.id ?? undefined;
+        const client = info(params?.clientInfo);
+        if (client) this.client = client;
+        this.clientCapabilities = object(params?.capabilities) ?? this.clientCapabilities;
+        if (typeof params?.protocolVersion === 'string') this.protocolVersion ??= params.protocolVersion;
+      }
+    }
+    if (e.kind === 'response' && e.leg === 'client' && e.id === this.initializeId && this.initializeId !== undefined) {
+      const answer = object(parsed(e));
+      const result = object(answer?.result);
+      if (result) {
+        if (typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+        this.serverInfo = info(result.serverInfo) ?? this.serverInfo;
+        this.serverCapabilities = object(result.capabilities) ?? this.serverCapabilities;
+      } else if (this.state === 'live') {
+        const error = object(answer?.error);
+        this.fail(`initialize failed: ${typeof error?.message === 'string' ? error.message : 'no result'}`);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  fail(reason: string, detail: { exitCode?: number | null | undefined; signal?: string | null | undefined; stderrTail?: string | undefined } = {}): void {
+    this.state = 'failed';
+    const failure: NonNullable<InspectorSession['failure']> = { reason };
+    if (detail.exitCode !== undefined) failure.exitCode = detail.exitCode;
+    if (detail.signal !== undefined) failure.signal = detail.signal;
+    if (detail.stderrTail !== undefined) failure.stderrTail = detail.stderrTail;
+    this.failure = failure;
+  }
+
+  /** A new upstream connection: after a failure, the hub restarted the server for this session. */
+  upstreamOpened(): void {
+    this.upstreamOpens++;
+    if (this.state === 'failed' && this.endedAt === undefined) this.state = 'live';
+  }
+
+  /** The session ended. A session whose server had failed (and was not restarted) stays failed. */
+  end(time: number, state: 'closed' | 'failed', reason: string | undefined): void {
+    this.endedAt = time;
+    if (state === 'failed') this.fail(reason ?? 'failed', this.failure ?? {});
+    else if (this.state !== 'failed') this.state = 'closed';
+    if (reason !== undefined && state === 'closed') this.endReason = reason;
+  }
+
+  summary(inMemory: boolean): InspectorSession {
+    const s: InspectorSession = {
+      id: this.identity.id,
+      server: this.identity.server,
+      transport: { client: this.identity.clientTransport, upstream: this.identity.upstreamTransport },
+      debug: this.identity.debug,
+      startedAt: this.identity.startedAt,
+      state: this.state,
+      restarts: Math.max(0, this.upstreamOpens - 1),
+      messages: { client: { ...this.messages.client }, upstream: { ...this.messages.upstream } },
+      bytes: { client: { ...this.bytes.client }, upstream: { ...this.bytes.upstream } },
+      exchanges: { total: this.tracker.exchangesSeen, ...this.tracker.counts },
+      errors: this.tracker.counts.error + this.tracker.counts.timeout + this.tracker.counts.orphaned,
+      stderrLines: this.stderrLines,
+      dropped: this.dropCounter?.dropped ?? 0,
+      inMemory,
+    };
+    if (this.client) s.client = this.client;
+    if (this.protocolVersion) s.protocolVersion = this.protocolVersion;
+    if (this.clientCapabilities) s.clientCapabilities = this.clientCapabilities;
+    if (this.serverInfo) s.serverInfo = this.serverInfo;
+    if (this.serverCapabilities) s.serverCapabilities = this.serverCapabilities;
+    if (this.endedAt !== undefined) s.endedAt = this.endedAt;
+    if (this.failure) s.failure = this.failure;
+    if (this.endReason) s.endReason = this.endReason;
+    if (this.firstSeq !== undefined) s.firstSeq = this.firstSeq;
+    if (this.lastSeq !== undefined) s.lastSeq = this.lastSeq;
+    return s;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Reads what the hub answers a POST with — one JSON body or an SSE stream (PROTOCOL P6) — and
+ * hands each JSON-RPC message on. An SSE stream that breaks before every response of its
+ * requests came is resumed with `GET` + `Last-Event-ID`, after the server's `retry:` delay (P12).
+ */
+import type { IncomingMessage } from 'node:http';
+import { idKey, type JsonRpcId } from '../hub/json-rpc.js';
+import type { Logger } from '../log/logger.js';
+import { headerValue, readText } from './hub-http.js';
+import { SseParser } from './sse-parser.js';
+
+export interface ReaderContext {
+  logger: Logger;
+  /** Called with each message's JSON text and its parsed value. */
+  onMessage(raw: string, message: unknown): void;
+  /** Opens the resumption GET, or resolves undefined when the stream cannot be resumed any more. */
+  resume(lastEventId: string): Promise<IncomingMessage | undefined>;
+  /** Delay before a resumption when the server gave no `retry:`. */
+  defaultRetryMs: number;
+  /** Set when the relay is shutting down: stop reading and resuming. */
+  signal: AbortSignal;
+  /** Registers an open response so shutdown can cut it. Returns an unregister function. */
+  track(res: IncomingMessage): () => void;
+}
+
+/** Most resumption attempts in a row that bring no message. */
+const MAX_IDLE_RESUMES = 3;
+
+export function isEventStream(res: IncomingMessage): boolean {
+  return (headerValue(res, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+/**
+ * Reads a response to a POST that carried the requests `ids`, and resolves with the ids whose
+ * response never came (the caller answers those with an error).
+ */
+export async function readPostResponse(res: IncomingMessage, ids: readonly JsonRpcId[], ctx: ReaderContext): Promise<JsonRpcId[]> {
+  const pending = new Map(ids.map((id) => [idKey(id), id]));
+  const onMessage = (raw: string, message: unknown): void => {
+    const id = responseId(message);
+    if (id !== undefined) pending.delete(idKey(id));
+    ctx.onMessage(raw, message);
+  };
+  if (!isEventStream(res)) {
+    const text = await readText(res, Number.MAX_SAFE_INTEGER);
+    if (text.trim() !== '') deliverJsonText(text, onMessage, ctx.logger);
+    return [...pending.values()];
+  }
+  let current: IncomingMessage | undefined = res;
+  let lastEventId: string | undefined;
+  let retryMs: number | undefined;
+  let idle = 0;
+  while (current) {
+    const parser = new SseParser((event) => {
+      if (event.event !== 'message' || event.data === '') return; // priming events carry only an id
+      idle = -1;
+      deliverJsonText(event.data, onMessage, ctx.logger);
+    });
+    await pump(current, parser, ctx, () => pending.size === 0);
+    lastEventId = parser.lastEventId ?? lastEventId;
+    retryMs = parser.retryMs ?? retryMs;
+    if (pending.size === 0 || ctx.signal.aborted || lastEventId === undefined) break;
+    idle = idle < 0 ? 0 : idle + 1;
+    if (idle >= MAX_IDLE_RESUMES) break;
+    await delay(retryMs ?? ctx.defaultRetryMs, ctx.signal);
+    if (ctx.signal.aborted) break;
+    current = await ctx.resume(lastEventId).catch((err: Error) => {
+      ctx.logger.warn(`could not resume a stream: ${err.message}`);
+      return undefined;
+    });
+  }
+  return [...pending.values()];
+}
+
+/** Feeds a response's body to an SSE parser until it ends, breaks, or `done()` says enough. */
+export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderContext, 'track' | 'logger'>, done: () => boolean = () => false): Promise<void> {
+  return new Promise((resolve) => {
+    const untrack = ctx.track(res);
+    let finished = false;
+    let grace: NodeJS.Timeout | undefined;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(grace);
+      untrack();
+      resolve();
+    };
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      try {
+        parser.push(chunk);
+      } catch (err) {
+        ctx.logger.warn(`dropping a broken event stream: ${(err as Error).message}`);
+        res.destroy();
+        finish();
+        return;
+      }
+      // Every response is in: a server that keeps the stream open past that gets a moment to end
+      // it, then the connection is cut so it does not sit idle forever.
+      if (done() && grace === undefined) {
+        grace = setTimeout(() => {
+          res.destroy();
+          finish();
+        }, 1000);
+        grace.unref();
+      }
+    });
+    res.once('end', finish);
+    res.once('close', finish);
+    res.once('error', finish);
+  });
+}
+
+export function deliverJsonText(text: string, onMessage: (raw: string, message: unknown) => void, logger: Logger): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    logger.warn(`skipped a message from the hub that is not JSON: ${text.slice(0, 200)}`);
+    return;
+  }
+  if (Array.isArray(value)) for (const m of value) onMessage(JSON.stringify(m), m);
+  else onMessage(text.includes('\n') || text.includes('\r') ? JSON.stringify(value) : text, value);
+}
+
+/** The id of a JSON-RPC response, or undefined for anything else. */
+export function responseId(message: unknown): JsonRpcId | undefined {
+  if (typeof message !== 'object' || message === null || 'method' in message) return undefined;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { SseParser, type SseEvent } from './sse-parser.js';
+
+function parse(chunks: string[]): { events: SseEvent[]; parser: SseParser } {
+  const events: SseEvent[] = [];
+  const parser = new SseParser((e) => events.push(e));
+  for (const c of chunks) parser.push(c);
+  return { events, parser };
+}
+
+describe('SseParser', () => {
+  it('dispatches message events with their id, across arbitrary chunk splits', () => {
+    const text = 'id: s-1\nevent: message\ndata: {"a":1}\n\nid: s-2\ndata: {"b":2}\n\n';
+    for (let cut = 0; cut <= text.length; cut++) {
+      const { events, parser } = parse([text.slice(0, cut), text.slice(cut)]);
+      expect(events).toEqual([
+        { event: 'message', data: '{"a":1}', id: 's-1' },
+        { event: 'message', data: '{"b":2}', id: 's-2' },
+      ]);
+      expect(parser.lastEventId).toBe('s-2');
+    }
+  });
+
+  it('accepts CRLF and CR line endings, even split between chunks', () => {
+    expect(parse(['data: x\r\n\r\n']).events.map((e) => e.data)).toEqual(['x']);
+    expect(parse(['data: x\r', '\n\r', '\n']).events.map((e) => e.data)).toEqual(['x']);
+    expect(parse(['data: x\r\rdata: y\r\r']).events.map((e) => e.data)).toEqual(['x', 'y']);
+  });
+
+  it('joins multi-line data and ignores comments (keep-alives)', () => {
+    const { events } = parse([': keepalive\n\ndata: line1\ndata: line2\n\n']);
+    expect(events).toEqual([{ event: 'message', data: 'line1\nline2', id: undefined }]);
+  });
+
+  it('keeps retry advice and the id of a priming event (id, empty data)', () => {
+    const { events, parser } = parse(['id: event-1\nretry: 500\ndata: \n\n']);
+    expect(events).toEqual([{ event: 'message', data: '', id: 'event-1' }]);
+    expect(parser.retryMs).toBe(500);
+    expect(parser.lastEventId).toBe('event-1');
+  });
+
+  it('ignores an invalid retry and an id containing NUL; an empty id resets it', () => {
+    const { parser } = parse(['retry: soon\nid: a\0b\ndata: x\n\n']);
+    expect(parser.retryMs).toBeUndefined();
+    expect(parser.lastEventId).toBeUndefined();
+    const reset = parse(['id: 1\ndata: x\n\nid\ndata: y\n\n']);
+    expect(reset.events.map((e) => e.id)).toEqual(['1', undefined]);
+  });
+
+  it('reports other event types by name', () => {
+    expect(parse(['event: endpoint\ndata: /messages?s=1\n\n']).events[0]?.event).toBe('endpoint');
+  });
+
+  it('refuses to buffer a line without end past its cap', () => {
+    const parser = new SseParser(() => undefined, 10);
+    expect(() => parser.push('data: 0123456789')).toThrow(/longer than 10/);
+  });
+});

@@ -1,0 +1,359 @@
+/**
+ * A downstream session's connection to a remote MCP server (Streamable HTTP, or legacy HTTP+SSE),
+ * as an `UpstreamConnection`. Messages pass through untouched (the SDK transports are used at the
+ * transport level only). What this adds to a bare transport:
+ *
+ * - transport choice: Streamable HTTP first; an initialize POST answered 400/404/405 falls back
+ *   to HTTP+SSE (P32) unless the config pins a transport;
+ * - a stale upstream session (404) is re-initialized by replaying the client's own `initialize`,
+ *   and the message is retried: the client's session goes on (P17);
+ * - every failure of a request becomes a JSON-RPC error that names the server and the cause
+ *   (DNS, refused, TLS, HTTP status, timeout), never a hang; `initialize` has its own deadline
+ *   (the session's per-request timeouts cover the rest);
+ * - OAuth: the transports take the server's shared auth provider; a 403 insufficient_scope is
+ *   stepped up once through the engine's OAuth service.
+ */
+import { ErrorCode } from '../../../shared/protocol.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol/client';
+import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../hub/json-rpc.js';
+import type { Logger } from '../log/logger.js';
+import { isUpstreamAuthError } from '../oauth/oauth-errors.js';
+import type { UpstreamClosed, UpstreamConnection, UpstreamHttpExchange } from './upstream.js';
+import { exchangeOf } from './remote-exchange.js';
+import { displayUrl, httpStatusOf, rpcErrorFor } from './remote-errors.js';
+import type { RemoteFetch } from './remote-fetch.js';
+import { RemoteLink, type LinkKind } from './remote-link.js';
+
+/** What a remote connection needs from the engine's OAuth service for its server. */
+export interface RemoteAuth {
+  /** Given to the transports: the current bearer token, and the shared 401 handler. */
+  provider: AuthProvider;
+  /** A 403 insufficient_scope: sign in again with the wider scope, or throw when that cannot help. */
+  stepUp(challenge: { scope?: string; resourceMetadataUrl?: URL }): Promise<void>;
+  /** True while a browser sign-in is pending: `initialize` then waits for the person, not the clock. */
+  signingIn(): boolean;
+}
+
+export interface RemoteUpstreamOptions {
+  serverId: string;
+  url: string;
+  /** `auto`: Streamable HTTP, falling back to HTTP+SSE (P32). */
+  transport: 'auto' | 'streamable-http' | 'sse';
+  /** Sent on every request (secrets already resolved). */
+  headers: Record<string, string>;
+  fetch: RemoteFetch;
+  auth?: RemoteAuth;
+  /** How long `initialize` (and a replayed one) may take before the client gets an error. */
+  initializeTimeoutMs: number;
+  logger: Logger;
+}
+
+interface Pending {
+  id: JsonRpcId;
+  method: string;
+  /** The link that carries it (set when dispatched). */
+  generation: number;
+  /** The server took the POST: the answer comes on its stream (or the legacy event stream). */
+  posted: boolean;
+  abort: AbortController;
+  timer?: NodeJS.Timeout;
+}
+
+const FALLBACK_STATUSES = new Set([400, 404, 405]);
+const REINIT_PREFIX = 'patchbay-reinit-';
+
+function isInitialize(m: JsonRpcMessage): m is JsonRpcRequest {
+  return isRequest(m) && m.method === 'initialize';
+}
+
+export class RemoteUpstream implements UpstreamConnection {
+  onmessage: ((message: JsonRpcMessage, raw: string) => void) | undefined;
+  /** Never fired: a remote that fails is reported per request, and the session stays usable. */
+  onclose: ((info: UpstreamClosed) => void) | undefined;
+  onstderr: ((line: string) => void) | undefined;
+  /** Set while the inspector captures: each HTTP exchange with the server (credentials masked). */
+  onhttp: ((info: UpstreamHttpExchange) => void) | undefined;
+
+  private isClosed = false;
+  private readonly url: URL;
+  private link: RemoteLink | undefined;
+  private linking: Promise<RemoteLink> | undefined;
+  /** The transport that answered initialize; later links use it too. */
+  private kind: LinkKind | undefined;
+  private generation = 0;
+  private initializeRequest: JsonRpcRequest | undefined;
+  private initialized = false;
+  private initializedSent = false;
+  private reinitCounter = 0;
+  private readonly pending = new Map<string, Pending>();
+  /** Answers to the engine's own requests (replayed initialize), by id key. */
+  private readonly internal = new Map<string, (message: JsonRpcMessage) => void>();
+
+  constructor(private readonly opts: RemoteUpstreamOptions) {
+    this.url = new URL(opts.url);
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  send(message: JsonRpcMessage, _raw?: string): void {
+    if (isRequest(message)) {
+      if (this.isClosed) {
+        this.reply(errorResponse(message.id, ErrorCode.InternalError, `server '${this.opts.serverId}': the connection is closed`));
+        return;
+      }
+      const entry: Pending = { id: message.id, method: message.method, generation: 0, posted: false, abort: new AbortController() };
+      this.pending.set(idKey(message.id), entry);
+      if (isInitialize(message)) {
+        this.initializeRequest = message;
+        this.armInitializeTimer(entry);
+      }
+    }
+    if (this.isClosed) return;
+    void this.dispatch(message, 0).then(() => {
+      if (isNotification(message) && message.method === 'notifications/cancelled') this.cancelled(message.params?.requestId);
+    });
+  }
+
+  private armInitializeTimer(entry: Pending): void {
+    const limit = this.opts.initializeTimeoutMs;
+    entry.timer = setTimeout(() => {
+      // The sign-in has its own deadline (the login wait), after which it answers this request.
+      if (this.opts.auth?.signingIn()) return this.armInitializeTimer(entry);
+      this.fail(entry, ErrorCode.InternalError, `server '${this.opts.serverId}' did not answer initialize within ${Math.round(limit / 1000)}s (${displayUrl(this.url)})`, { cause: 'timeout' });
+    }, limit);
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.abort.abort();
+    }
+    this.pending.clear();
+    this.internal.clear();
+    const link = this.link;
+    this.link = undefined;
+    await this.linking?.catch(() => undefined);
+    await link?.close(true);
+  }
+
+  private async dispatch(message: JsonRpcMessage, attempt: number): Promise<void> {
+    const entry = isRequest(message) ? this.pending.get(idKey(message.id)) : undefined;
+    if (isRequest(message) && !entry) return; // cancelled, timed out or closed meanwhile
+    let link: RemoteLink;
+    try {
+      link = await this.ensureLink(isInitialize(message));
+    } catch (err) {
+      this.failMessage(message, err);
+      return;
+    }
+    if (this.isClosed) return;
+    if (entry) entry.generation = link.generation;
+    try {
+      await link.send(message as JSONRPCMessage, entry ? { signal: entry.abort.signal, onStreamEnd: () => this.streamEnded(entry) } : {});
+      if (entry) entry.posted = true;
+      if (isNotification(message) && message.method === 'notifications/initialized') this.initializedSent = true;
+    } catch (err) {
+      if (this.isClosed || entry?.abort.signal.aborted) return;
+      // The link was retired while this POST was on its way (another message found the session
+      // gone): the server never took it, so it goes again on the new link.
+      if (link.dead && attempt === 0) return this.dispatch(message, attempt + 1);
+      await this.sendFailed(link, message, err, attempt);
+    }
+  }
+
+  private async sendFailed(link: RemoteLink, message: JsonRpcMessage, err: unknown, attempt: number): Promise<void> {
+    if (isUpstreamAuthError(err)) return this.failMessage(message, err);
+    const status = httpStatusOf(err);
+    const { serverId } = this.opts;
+    // P32: a server that does not take the initialize POST may speak the 2024-11-05 transport.
+    if (isInitialize(message) && link.kind === 'streamable-http' && this.opts.transport === 'auto' && this.kind === undefined && status !== undefined && FALLBACK_STATUSES.has(status)) {
+      this.opts.logger.info(`server '${serverId}' answered the initialize POST with HTTP ${status}; trying the legacy HTTP+SSE transport`);
+      this.kind = 'sse';
+      this.retire(link, idKey(message.id));
+      return this.dispatch(message, attempt + 1);
+    }
+    // P17: the server forgot our session (it restarted, or expired it): start a new one, replay
+    // the client's initialize, and deliver the message there.
+    if (status === 404 && link.hasSession && !isInitialize(message) && attempt === 0) {
+      this.opts.logger.info(`server '${serverId}' no longer knows the session; re-initializing`);
+      this.retire(link, isRequest(message) ? idKey(message.id) : undefined);
+      return this.dispatch(message, attempt + 1);
+    }
+    if (InsufficientScopeError.isInstance(err) && this.opts.auth && attempt === 0) {
+      try {
+        await this.opts.auth.stepUp({ ...(err.requiredScope ? { scope: err.requiredScope } : {}), ...(err.resourceMetadataUrl ? { resourceMetadataUrl: err.resourceMetadataUrl } : {}) });
+      } catch (stepUpErr) {
+        this.failMessage(message, stepUpErr);
+        return;
+      }
+      return this.dispatch(message, attempt + 1);
+    }
+    this.failMessage(message, err);
+  }
+
+  private ensureLink(forInitialize: boolean): Promise<RemoteLink> {
+    if (this.link && !this.link.dead) return Promise.resolve(this.link);
+    this.linking ??= this.openLink(forInitialize).finally(() => {
+      this.linking = undefined;
+    });
+    return this.linking;
+  }
+
+  private async openLink(forInitialize: boolean): Promise<RemoteLink> {
+    const kind: LinkKind = this.kind ?? (this.opts.transport === 'sse' ? 'sse' : 'streamable-http');
+    const link = new RemoteLink(kind, ++this.generation, {
+      url: this.url,
+      headers: this.opts.headers,
+      fetch: (url, init) => this.fetch(url, init),
+      ...(this.opts.auth ? { auth: this.opts.auth.provider } : {}),
+      logger: this.opts.logger,
+    });
+    link.onmessage = (m) => this.fromUpstream(link, m as JsonRpcMessage);
+    link.onlost = (err) => {
+      const why = err.message && err.message !== 'SSE error: undefined' ? ` (${err.message})` : '';
+      this.opts.logger.warn(`server '${this.opts.serverId}': the event stream ended${why}; the next message re-initializes`);
+      this.retire(link);
+    };
+    await link.start(this.opts.initializeTimeoutMs);
+    if (this.isClosed) {
+      await link.close(false);
+      throw new Error('the connection is closed');
+    }
+    try {
+      if (!forInitialize && this.initialized && this.initializeRequest) await this.replayInitialize(link);
+    } catch (err) {
+      await link.close(true);
+      throw err;
+    }
+    this.link = link;
+    return link;
+  }
+
+  /** Re-initializes a new upstream session with the client's own `initialize` (P17). */
+  private async replayInitialize(link: RemoteLink): Promise<void> {
+    const id = `${REINIT_PREFIX}${++this.reinitCounter}`;
+    const limit = this.opts.initializeTimeoutMs;
+    const answer = await new Promise<JsonRpcMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.internal.delete(idKey(id));
+        const err = new Error(`did not answer the replayed initialize within ${Math.round(limit / 1000)}s`);
+        (err as { code?: string }).code = 'ETIMEDOUT';
+        reject(err);
+      }, limit);
+      this.internal.set(idKey(id), (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      link.send({ ...this.initializeRequest!, id } as JSONRPCMessage).catch((err: unknown) => {
+        clearTimeout(timer);
+        this.internal.delete(idKey(id));
+        reject(err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+    const error = (answer as { error?: { message?: string } }).error;
+    if (error) throw new Error(`refused the replayed initialize: ${error.message ?? 'no message'}`);
+    const version = (answer as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    if (typeof version === 'string') link.setProtocolVersion(version);
+    if (this.initializedSent) await link.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  private fromUpstream(link: RemoteLink, message: JsonRpcMessage): void {
+    if (this.isClosed) return;
+    if (!('method' in message)) {
+      const key = idKey(message.id ?? '');
+      const waiter = this.internal.get(key);
+      if (waiter) {
+        this.internal.delete(key);
+        waiter(message);
+        return;
+      }
+      const entry = this.pending.get(key);
+      if (entry) {
+        this.pending.delete(key);
+        clearTimeout(entry.timer);
+        if (entry.method === 'initialize') this.initializeAnswered(link, message);
+      }
+    }
+    this.reply(message);
+  }
+
+  private initializeAnswered(link: RemoteLink, message: JsonRpcMessage): void {
+    const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    if (typeof version !== 'string') return;
+    link.setProtocolVersion(version);
+    this.kind = link.kind;
+    this.initialized = true;
+  }
+
+  /**
+   * Takes a link out of service. Requests the server took on it lose their answer with it: they
+   * get an error. Those still being POSTed fail their POST, and are sent again (see dispatch).
+   */
+  private retire(link: RemoteLink, keep?: string): void {
+    if (this.link === link) this.link = undefined;
+    link.dead = true;
+    for (const [key, p] of [...this.pending]) {
+      if (p.generation !== link.generation || key === keep || !p.posted) continue;
+      this.fail(p, ErrorCode.InternalError, `server '${this.opts.serverId}' lost its session before answering '${p.method}' (did it restart?); try again`, { cause: 'session_lost' });
+    }
+    void link.close(false);
+  }
+
+  /** A request's response stream ended for good; if nothing answered it, say so now. */
+  private streamEnded(entry: Pending): void {
+    if (this.pending.get(idKey(entry.id)) !== entry || entry.abort.signal.aborted) return;
+    this.fail(entry, ErrorCode.InternalError, `server '${this.opts.serverId}' closed the response stream of '${entry.method}' without answering it`, { cause: 'stream_closed' });
+  }
+
+  private cancelled(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const key = idKey(requestId);
+    const entry = this.pending.get(key);
+    if (!entry) return;
+    // The server should not answer a cancelled request: stop reading (or resuming) its stream.
+    this.pending.delete(key);
+    clearTimeout(entry.timer);
+    entry.abort.abort();
+  }
+
+  private failMessage(message: JsonRpcMessage, err: unknown): void {
+    if (!isRequest(message)) {
+      this.opts.logger.warn(`could not deliver ${'method' in message ? message.method : 'a response'} to server '${this.opts.serverId}': ${(err as Error).message}`);
+      return;
+    }
+    const entry = this.pending.get(idKey(message.id));
+    if (!entry) return;
+    const { code, message: text, data } = rpcErrorFor(err, this.opts.serverId, message.method, this.url);
+    this.fail(entry, code, text, data);
+  }
+
+  private fail(entry: Pending, code: number, message: string, data: Record<string, unknown>): void {
+    const key = idKey(entry.id);
+    if (this.pending.get(key) !== entry) return;
+    this.pending.delete(key);
+    clearTimeout(entry.timer);
+    entry.abort.abort();
+    this.reply(errorResponse(entry.id, code, message, { server: this.opts.serverId, ...data }));
+  }
+
+  /** The links' fetch: reports each exchange to the inspector when it listens. */
+  private async fetch(url: string | URL, init?: RequestInit): Promise<Response> {
+    if (!this.onhttp) return this.opts.fetch(url, init);
+    let res: Response | undefined;
+    try {
+      res = await this.opts.fetch(url, init);
+      return res;
+    } finally {
+      this.onhttp?.(exchangeOf(url, init, res, Object.keys(this.opts.headers)));
+    }
+  }
+
+  private reply(message: JsonRpcMessage): void {
+    this.onmessage?.(message, JSON.stringify(message));
+  }
+}

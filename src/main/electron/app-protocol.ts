@@ -1,0 +1,54 @@
+/**
+ * The app:// scheme: the built renderer, read-only, with the strict CSP on every response.
+ * Registered as standard and secure (so 'self' in the CSP means app://patchbay and the page is a
+ * secure context), with no fetch or CORS privileges: nothing but the window loads from it.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { CustomScheme } from 'electron';
+import { resolveInside } from '../core/ui/static-files.js';
+import { APP_HOST, APP_SCHEME } from './app-origin.js';
+import { DESKTOP_RESPONSE_HEADERS } from './csp.js';
+
+export const APP_SCHEME_PRIVILEGES: CustomScheme = {
+  scheme: APP_SCHEME,
+  privileges: { standard: true, secure: true },
+};
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/** The handler for `protocol.handle('app', …)`. */
+export function appProtocolHandler(rendererRoot: string): (request: Request) => Promise<Response> {
+  const root = path.resolve(rendererRoot);
+  return async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== APP_HOST) return text(404, 'not found');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'method not allowed');
+    const relative = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+    const file = resolveInside(root, relative);
+    const type = file ? TYPES[path.extname(file).toLowerCase()] : undefined;
+    if (!file || !type) return text(404, 'not found');
+    let body: Buffer;
+    try {
+      if (!(await stat(file)).isFile()) return text(404, 'not found');
+      body = await readFile(file);
+    } catch {
+      return text(404, 'not found');
+    }
+    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers: { 'Content-Type': type, ...DESKTOP_RESPONSE_HEADERS } });
+  };
+}
+
+function text(status: number, message: string): Response {
+  return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...DESKTOP_RESPONSE_HEADERS } });
+}

@@ -1,0 +1,81 @@
+/**
+ * The relay as the installed app ships it: the bundled single file (dist/relay/patchbay-relay.mjs,
+ * built here from source), run with `ELECTRON_RUN_AS_NODE=1` by a real MCP stdio client. Node
+ * stands in for the app's executable (in Node mode Electron *is* Node); a stand-in "app" records
+ * how the relay launched it when no hub ran, then serves the hub as the app's engine would.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isAlive, onCleanup, REPO_ROOT } from '../../../../test/helpers/hub-harness.js';
+import { BIN, hubLog, hubRecord, requireBuild, tempHome } from '../../../../test/relay/relay-helpers.js';
+
+const BUNDLE = path.join(REPO_ROOT, 'dist', 'relay', 'patchbay-relay.mjs');
+
+beforeAll(async () => {
+  requireBuild();
+  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-electron.mjs')], { cwd: REPO_ROOT });
+}, 60_000);
+
+/** Stands in for the desktop app started by the relay: records its launch, then runs the hub. */
+async function fakeApp(home: string): Promise<string> {
+  const file = path.join(home, 'fake-app.mjs');
+  await writeFile(
+    file,
+    `import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const args = process.argv.slice(2);
+writeFileSync(${JSON.stringify(path.join(home, 'launch.json'))}, JSON.stringify({ args, runAsNode: process.env.ELECTRON_RUN_AS_NODE ?? null }));
+if (args[0] !== '--hidden') process.exit(4);
+process.argv = [process.argv[0], ${JSON.stringify(BIN)}, 'serve', ...args.slice(1)];
+await import(pathToFileURL(${JSON.stringify(BIN)}).href);
+`,
+  );
+  return file;
+}
+
+async function connect(home: string, appEntry: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUNDLE, 'relay', 'fx'],
+    env: { ...getDefaultEnvironment(), ELECTRON_RUN_AS_NODE: '1', PATCHBAY_APP_ENTRY: appEntry, PATCHBAY_HOME: home, PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn' },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'desktop-relay-test', version: '1.0.0' });
+  onCleanup(() => client.close());
+  await client.connect(transport);
+  return client;
+}
+
+describe('the bundled relay of the desktop app', () => {
+  it('starts the app hidden (not in Node mode) when no hub runs, then relays a real session', async () => {
+    const home = await tempHome();
+    const app = await fakeApp(home);
+    const client = await connect(home, app);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'via the app relay' } })).content).toEqual([{ type: 'text', text: 'via the app relay' }]);
+
+    const launch = JSON.parse(await readFile(path.join(home, 'launch.json'), 'utf8')) as { args: string[]; runAsNode: string | null };
+    expect(launch).toEqual({ args: ['--hidden', '--data-dir', home], runAsNode: null });
+    const hub = await hubRecord(home);
+    expect(hub && isAlive(hub.pid)).toBe(true);
+    expect(hubLog(home)).toContain('started by patchbay relay');
+  });
+
+  it('uses the running hub when there is one (no second launch)', async () => {
+    const home = await tempHome();
+    const app = await fakeApp(home);
+    const first = await connect(home, app);
+    await first.listTools();
+    const hub = (await hubRecord(home))!;
+    await writeFile(path.join(home, 'launch.json'), 'not launched again');
+    const second = await connect(home, app);
+    expect((await second.callTool({ name: 'echo', arguments: { text: 'second' } })).content).toEqual([{ type: 'text', text: 'second' }]);
+    expect(await readFile(path.join(home, 'launch.json'), 'utf8')).toBe('not launched again');
+    expect((await hubRecord(home))!.pid).toBe(hub.pid);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ApiResult } from '../../shared/api/contract.js';
+import type { AppEvent } from '../../shared/api/app-contract.js';
+import type { Bridge, BridgeStatus } from '../bridge/bridge.js';
+import { dispatchEvent, startEvents } from './commands.js';
+import { createStores, type Services } from './services.js';
+
+function fakeBridge(answers: Record<string, unknown> = {}) {
+  let listener: ((e: AppEvent) => void) | undefined;
+  let status: ((s: BridgeStatus) => void) | undefined;
+  const calls: string[] = [];
+  const bridge: Bridge = {
+    kind: 'http',
+    call: (async (name: string) => {
+      calls.push(name);
+      const defaults: Record<string, unknown> = { 'servers.overview': [], 'secrets.list': { secrets: [], missing: [] } };
+      return { ok: true, value: answers[name] ?? defaults[name] ?? {} } as ApiResult<unknown>;
+    }) as Bridge['call'],
+    subscribe: (l) => {
+      listener = l;
+      return () => (listener = undefined);
+    },
+    onStatus: (l) => {
+      status = l;
+      return () => {};
+    },
+    inspectorLive: () => () => {},
+  };
+  return { bridge, calls, emit: (e: AppEvent) => listener?.(e), status: (s: BridgeStatus) => status?.(s) };
+}
+
+describe('event routing to stores', () => {
+  it('servers.status reaches the servers store; config.changed refetches servers and keys', async () => {
+    const fake = fakeBridge({ 'servers.overview': [{ id: 'fx', url: 'u', kind: 'stdio', config: { command: 'node' }, status: { id: 'fx', state: 'idle', sessions: 0, children: 0 } }], 'secrets.list': { secrets: [], missing: [] } });
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    const stop = startEvents(services);
+    services.stores.servers.getState().overviewLoaded([{ id: 'fx', url: 'u', kind: 'stdio', config: { command: 'node' }, status: { id: 'fx', state: 'idle', sessions: 0, children: 0 } }]);
+    fake.emit({ channel: 'servers.status', cursor: 1, payload: { id: 'fx', state: 'running', sessions: 2, children: 2 } } as AppEvent);
+    expect(services.stores.servers.getState().byId.fx?.status).toMatchObject({ state: 'running', sessions: 2 });
+
+    fake.emit({ channel: 'config.changed', cursor: 2, payload: { problems: [{ path: '$.mcpServers.x', message: 'bad' }] } } as AppEvent);
+    expect(services.stores.app.getState().configProblems).toHaveLength(1);
+    await vi.waitFor(() => expect(fake.calls).toEqual(expect.arrayContaining(['servers.overview', 'secrets.list'])));
+    stop();
+  });
+
+  it('a reconnect that missed events refetches everything; connection state is kept', async () => {
+    const fake = fakeBridge();
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    startEvents(services);
+    fake.status({ state: 'reconnecting', reason: 'dropped' });
+    expect(services.stores.app.getState().connection.state).toBe('reconnecting');
+    fake.status({ state: 'live', resync: true });
+    await vi.waitFor(() => expect(fake.calls).toEqual(expect.arrayContaining(['servers.overview', 'secrets.list', 'settings.get', 'hub.status'])));
+  });
+
+  it('secrets.changed marks the list stale and reloads it; tokenRotated is recorded', () => {
+    const fake = fakeBridge({ 'secrets.list': { secrets: [], missing: [] } });
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    dispatchEvent(services, { channel: 'secrets.changed', cursor: 3, payload: { names: ['K'] } } as AppEvent);
+    expect(services.stores.secrets.getState().stale).toBe(true);
+    expect(fake.calls).toContain('secrets.list');
+    dispatchEvent(services, { channel: 'settings.tokenRotated', cursor: 4, payload: { rotatedAt: '2026-01-01T00:00:00Z' } } as AppEvent);
+    expect(services.stores.app.getState().tokenRotatedAt).toBe('2026-01-01T00:00:00Z');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Servers as the UI shows them: config entries with live status, and the last connection test of
+ * each. One store for the domain; its actions are named after the events that cause them.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { ServerDetail, ServerStatus, ServerTestResult } from '../../shared/api/servers-contract.js';
+
+export type TestState = { state: 'running' } | { state: 'done'; result: ServerTestResult; at: number };
+
+export interface ServersState {
+  /** By id, in config order (`order`). */
+  byId: Record<string, ServerDetail>;
+  order: string[];
+  loaded: boolean;
+  /** Why the list could not be loaded, shown above it. */
+  loadError: string | undefined;
+  tests: Record<string, TestState>;
+
+  overviewLoaded(servers: ServerDetail[]): void;
+  overviewFailed(message: string): void;
+  serverStatusReceived(status: ServerStatus): void;
+  serverSaved(server: ServerDetail, previousId?: string): void;
+  serverRemoved(id: string): void;
+  testStarted(id: string): void;
+  testFinished(id: string, result: ServerTestResult, at?: number): void;
+}
+
+export type ServersStore = ReturnType<typeof createServersStore>;
+
+export function createServersStore() {
+  return createStore<ServersState>()((set) => ({
+    byId: {},
+    order: [],
+    loaded: false,
+    loadError: undefined,
+    tests: {},
+
+    overviewLoaded: (servers) =>
+      set((s) => {
+        const byId: Record<string, ServerDetail> = {};
+        for (const server of servers) byId[server.id] = server;
+        // Tests of servers that are gone are dropped with them.
+        const tests = Object.fromEntries(Object.entries(s.tests).filter(([id]) => id in byId));
+        return { byId, order: servers.map((x) => x.id), loaded: true, loadError: undefined, tests };
+      }),
+
+    overviewFailed: (message) => set({ loadError: message, loaded: true }),
+
+    serverStatusReceived: (status) =>
+      set((s) => {
+        const server = s.byId[status.id];
+        // A status for a server we have not loaded yet: the overview refetch that a config change triggers brings it.
+        if (!server) return s;
+        return { byId: { ...s.byId, [status.id]: { ...server, status } } };
+      }),
+
+    serverSaved: (server, previousId) =>
+      set((s) => {
+        const byId = { ...s.byId };
+        let order = s.order;
+        const tests = { ...s.tests };
+        if (previousId !== undefined && previousId !== server.id) {
+          delete byId[previousId];
+          delete tests[previousId];
+          order = order.map((id) => (id === previousId ? server.id : id));
+        }
+        if (!order.includes(server.id)) order = [...order, server.id];
+        byId[server.id] = server;
+        return { byId, order, tests };
+      }),
+
+    serverRemoved: (id) =>
+      set((s) => {
+        if (!(id in s.byId)) return s;
+        const byId = { ...s.byId };
+        delete byId[id];
+        const tests = { ...s.tests };
+        delete tests[id];
+        return { byId, order: s.order.filter((x) => x !== id), tests };
+      }),
+
+    testStarted: (id) => set((s) => ({ tests: { ...s.tests, [id]: { state: 'running' } } })),
+
+    testFinished: (id, result, at = Date.now()) => set((s) => ({ tests: { ...s.tests, [id]: { state: 'done', result, at } } })),
+  }));
+}

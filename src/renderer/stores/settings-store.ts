@@ -1,0 +1,46 @@
+/** Hub settings, the hub's own status, and the connection to the engine. */
+import { createStore } from 'zustand/vanilla';
+import type { HubStatus } from '../../shared/api/hub-contract.js';
+import type { Settings } from '../../shared/api/settings-contract.js';
+import type { BridgeStatus } from '../bridge/bridge.js';
+
+export interface AppState {
+  connection: BridgeStatus;
+  hub: HubStatus | undefined;
+  settings: Settings | undefined;
+  settingsError: string | undefined;
+  /** Settings saved but only applied when the hub restarts. */
+  restartRequired: string[];
+  tokenRotatedAt: string | undefined;
+  configProblems: Array<{ path: string; message: string }>;
+
+  connectionChanged(status: BridgeStatus): void;
+  hubStatusLoaded(hub: HubStatus): void;
+  settingsLoaded(settings: Settings): void;
+  settingsFailed(message: string): void;
+  settingsSaved(settings: Settings, restartRequired: string[]): void;
+  tokenRotated(at: string): void;
+  configChanged(problems: Array<{ path: string; message: string }>): void;
+}
+
+export type AppStateStore = ReturnType<typeof createAppStateStore>;
+
+export function createAppStateStore() {
+  return createStore<AppState>()((set) => ({
+    connection: { state: 'connecting' },
+    hub: undefined,
+    settings: undefined,
+    settingsError: undefined,
+    restartRequired: [],
+    tokenRotatedAt: undefined,
+    configProblems: [],
+    connectionChanged: (connection) => set({ connection }),
+    hubStatusLoaded: (hub) => set({ hub, configProblems: hub.configProblems }),
+    settingsLoaded: (settings) => set({ settings, settingsError: undefined }),
+    settingsFailed: (message) => set({ settingsError: message }),
+    settingsSaved: (settings, restartRequired) =>
+      set((s) => ({ settings, restartRequired: [...new Set([...s.restartRequired, ...restartRequired])] })),
+    tokenRotated: (at) => set({ tokenRotatedAt: at }),
+    configChanged: (problems) => set({ configProblems: problems }),
+  }));
+}

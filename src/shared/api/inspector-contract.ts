@@ -1,0 +1,308 @@
+/**
+ * The inspector's part of the API: captured sessions, their events and request↔response
+ * exchanges, search, stats, export and replay. Served over `/api/call/<name>` (and later IPC).
+ *
+ * The live subscription is a server-sent event stream rather than a registry event, because it
+ * carries every captured message and must resume from its own cursor (the event `seq`), which
+ * outlives the registry's small backlog: see `inspectorLiveStream`.
+ */
+import { z } from 'zod';
+import { call } from './contract.js';
+
+/** Which hop a message crossed: client ↔ hub, or hub ↔ the server (child process or remote). */
+export const captureLegSchema = z.enum(['client', 'upstream']);
+export const captureDirectionSchema = z.enum(['to-server', 'to-client']);
+/** Who wrote the message: the hub itself writes replayed initializes, timeouts and failures. */
+export const captureOriginSchema = z.enum(['client', 'server', 'hub']);
+export const captureKindSchema = z.enum(['request', 'notification', 'response', 'stderr', 'lifecycle', 'http']);
+export const inspectorSessionStateSchema = z.enum(['live', 'closed', 'failed']);
+/**
+ * `orphaned`: the server never answered (its process died, or the session ended first); the hub
+ * may have answered the client with an error on its behalf.
+ */
+export const exchangeStatusSchema = z.enum(['pending', 'ok', 'error', 'cancelled', 'timeout', 'orphaned']);
+
+const jsonRpcIdSchema = z.union([z.string(), z.number()]);
+
+/** HTTP details of a message that crossed an HTTP leg. Secret headers are already redacted. */
+export const captureHttpSchema = z.object({
+  method: z.string().optional(),
+  url: z.string().optional(),
+  status: z.number().int().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  responseHeaders: z.record(z.string(), z.string()).optional(),
+});
+
+export const progressEntrySchema = z.object({
+  seq: z.number().int(),
+  time: z.number(),
+  progress: z.number().optional(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+});
+
+/** A request paired with its response (or what became of it), with timings. */
+export const exchangeSummarySchema = z.object({
+  /** `<session>/<requestSeq>`: unique, since request ids are reused. */
+  id: z.string(),
+  session: z.string(),
+  server: z.string(),
+  /** The session's client name (initialize clientInfo), when known. */
+  client: z.string().optional(),
+  requester: captureOriginSchema,
+  requestId: jsonRpcIdSchema,
+  method: z.string(),
+  status: exchangeStatusSchema,
+  /** Epoch ms when the request first crossed the hub. */
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  /** As the requester saw it: first sighting of the request → the answer on the requester's leg. */
+  latencyMs: z.number().optional(),
+  /** For client requests: hub → server → hub only (latencyMs minus the hub's own share). */
+  upstreamLatencyMs: z.number().optional(),
+  requestSeq: z.number().int(),
+  responseSeq: z.number().int().optional(),
+  cancelSeq: z.number().int().optional(),
+  /** A response that arrived after the exchange was cancelled or timed out (the hub dropped it). */
+  lateResponseSeq: z.number().int().optional(),
+  /** The most recent progress notifications (bounded); `progressCount` counts them all. */
+  progress: z.array(progressEntrySchema),
+  progressCount: z.number().int(),
+  error: z.object({ code: z.number(), message: z.string() }).optional(),
+  /** Why an exchange was orphaned, timed out or cancelled, in words. */
+  reason: z.string().optional(),
+});
+
+/** An exchange with its (redacted) request and response messages. */
+export const exchangeSchema = exchangeSummarySchema.extend({
+  request: z.unknown().optional(),
+  response: z.unknown().optional(),
+});
+
+export const sessionFailureSchema = z.object({
+  reason: z.string(),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.string().nullable().optional(),
+  stderrTail: z.string().optional(),
+});
+
+const legCounts = z.object({ toServer: z.number().int(), toClient: z.number().int() });
+
+export const inspectorSessionSchema = z.object({
+  id: z.string(),
+  server: z.string(),
+  client: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+  protocolVersion: z.string().optional(),
+  clientCapabilities: z.record(z.string(), z.unknown()).optional(),
+  serverInfo: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+  serverCapabilities: z.record(z.string(), z.unknown()).optional(),
+  /** Transport of each leg, e.g. client `streamable-http`, upstream `stdio` / `stdio-shared` / `http`. */
+  transport: z.object({ client: z.string(), upstream: z.string() }),
+  /** A session the hub opened for itself (replay); its client side is the hub. */
+  debug: z.boolean(),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  state: inspectorSessionStateSchema,
+  failure: sessionFailureSchema.optional(),
+  endReason: z.string().optional(),
+  /** Upstream connections re-opened after one ended (the hub replays initialize on each). */
+  restarts: z.number().int(),
+  messages: z.object({ client: legCounts, upstream: legCounts }),
+  bytes: z.object({ client: legCounts, upstream: legCounts }),
+  exchanges: z.object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    ok: z.number().int(),
+    error: z.number().int(),
+    cancelled: z.number().int(),
+    timeout: z.number().int(),
+    orphaned: z.number().int(),
+  }),
+  /** Error responses, timeouts and orphaned requests. */
+  errors: z.number().int(),
+  stderrLines: z.number().int(),
+  /** Messages not captured because the inspector fell behind. */
+  dropped: z.number().int(),
+  firstSeq: z.number().int().optional(),
+  lastSeq: z.number().int().optional(),
+  /** False when its events are only in the history files (older, or from before a restart). */
+  inMemory: z.boolean(),
+});
+
+/** One captured thing: a message on one leg, a stderr line, a lifecycle change. Always redacted. */
+export const captureEventSchema = z.object({
+  /** Global, monotonic across restarts: the cursor of the live stream. */
+  seq: z.number().int(),
+  session: z.string(),
+  server: z.string(),
+  /** Epoch ms (fractional) from the engine's monotonic clock. */
+  time: z.number(),
+  leg: captureLegSchema.optional(),
+  direction: captureDirectionSchema.optional(),
+  origin: captureOriginSchema,
+  kind: captureKindSchema,
+  method: z.string().optional(),
+  id: z.union([jsonRpcIdSchema, z.null()]).optional(),
+  /** UTF-8 bytes of the message as it crossed. */
+  size: z.number().int(),
+  /** The JSON-RPC message; a string (a prefix) when `truncated`. */
+  message: z.unknown().optional(),
+  truncated: z.boolean().optional(),
+  /** A stderr line, or a lifecycle change in words. */
+  text: z.string().optional(),
+  /** timeout · upstream-closed · session-closed · replay-initialize · replay · … */
+  note: z.string().optional(),
+  http: captureHttpSchema.optional(),
+  /** Exchanges this event completed (a response, a cancellation, a session's end). */
+  exchanges: z.array(exchangeSummarySchema).optional(),
+  /** On lifecycle events: the session as it stands after the change. */
+  sessionInfo: inspectorSessionSchema.optional(),
+});
+
+export const serverStatsSchema = z.object({
+  server: z.string(),
+  /** Client requests that completed (any status). */
+  calls: z.number().int(),
+  errors: z.number().int(),
+  cancelled: z.number().int(),
+  timeouts: z.number().int(),
+  /** Over the most recent calls (a bounded window). */
+  p50Ms: z.number().optional(),
+  p95Ms: z.number().optional(),
+  lastCallAt: z.number().optional(),
+});
+
+const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
+const timeFilter = z.union([z.number(), z.iso.datetime({ offset: true })]);
+
+export const inspectorContract = {
+  'inspector.status': call(
+    z.object({}),
+    z.object({
+      enabled: z.boolean(),
+      cursor: z.number().int(),
+      queue: z.object({ length: z.number().int(), max: z.number().int() }),
+      dropped: z.object({ queue: z.number().int(), history: z.number().int() }),
+      memory: z.object({ sessions: z.number().int(), events: z.number().int(), bytes: z.number().int(), maxEvents: z.number().int(), maxBytes: z.number().int(), maxEventsPerSession: z.number().int() }),
+      history: z.object({ enabled: z.boolean(), dir: z.string(), files: z.number().int(), bytes: z.number().int(), maxBytes: z.number().int(), maxAgeDays: z.number() }),
+    }),
+    'Capture on/off, the live cursor, queue and drop counters, memory and history usage',
+  ),
+  'inspector.sessions.list': call(
+    z.object({
+      server: z.string().optional(),
+      /** Case-insensitive substring of the client name. */
+      client: z.string().optional(),
+      state: inspectorSessionStateSchema.optional(),
+      /** Sessions active at or after this time (epoch ms or ISO date). */
+      since: timeFilter.optional(),
+      /** Sessions started at or before this time. */
+      until: timeFilter.optional(),
+      limit: limit(1000, 100),
+      offset: z.number().int().min(0).default(0),
+    }),
+    z.object({ sessions: z.array(inspectorSessionSchema), total: z.number().int() }),
+    'Captured sessions, newest first, live and from history, filtered by server, client, state, time',
+  ),
+  'inspector.sessions.get': call(z.object({ session: z.string() }), inspectorSessionSchema, 'One captured session'),
+  'inspector.exchanges.list': call(
+    z.object({
+      session: z.string(),
+      /** Page after this request seq (the `next` of the previous page). */
+      after: z.number().int().optional(),
+      limit: limit(1000, 100),
+      /** Include the request and response messages. */
+      full: z.boolean().default(false),
+    }),
+    z.object({ exchanges: z.array(exchangeSchema), next: z.number().int().optional() }),
+    "A page of a session's request↔response exchanges, oldest first",
+  ),
+  'inspector.events.list': call(
+    z.object({
+      session: z.string().optional(),
+      server: z.string().optional(),
+      /** Events after this seq. */
+      after: z.number().int().optional(),
+      limit: limit(5000, 500),
+    }),
+    z.object({ events: z.array(captureEventSchema), next: z.number().int().optional() }),
+    "A page of captured events (a session's timeline, stderr included), oldest first",
+  ),
+  'inspector.search': call(
+    z.object({
+      query: z.string().min(1).max(1000),
+      server: z.string().optional(),
+      session: z.string().optional(),
+      limit: limit(500, 50),
+      /** Also search the history files, not only what is in memory. */
+      history: z.boolean().default(true),
+    }),
+    z.object({ hits: z.array(captureEventSchema), truncated: z.boolean() }),
+    'Full-text search (case-insensitive) across captured messages and stderr, newest first',
+  ),
+  'inspector.stats': call(
+    z.object({ server: z.string().optional() }),
+    z.object({ since: z.number(), servers: z.array(serverStatsSchema) }),
+    'Per server since the engine started: calls, errors, cancellations, timeouts, p50/p95 latency',
+  ),
+  'inspector.export': call(
+    z.object({ session: z.string(), format: z.enum(['jsonl', 'har']) }),
+    z.object({ fileName: z.string(), mediaType: z.string(), content: z.string() }),
+    'A session as JSONL (summary, then every event) or as a HAR 1.2 log of its exchanges',
+  ),
+  'inspector.replay': call(
+    z.object({
+      session: z.string(),
+      /** The exchange id (`<session>/<requestSeq>`) of a client request. */
+      exchange: z.string(),
+      timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    }),
+    z.object({
+      original: exchangeSchema,
+      replay: z.object({
+        session: z.string(),
+        request: z.unknown(),
+        response: z.unknown().optional(),
+        status: exchangeStatusSchema,
+        latencyMs: z.number(),
+        error: z.string().optional(),
+      }),
+    }),
+    "Re-sends one captured request to its (still configured) server through a fresh session the hub opens, and returns the new response beside the old",
+  ),
+} as const;
+
+/**
+ * The live subscription: `GET /api/inspector/live?cursor=<seq>&server=<id>&session=<id>&view=events|exchanges`
+ * (hub token required). Server-sent events: first `event: ready` with `{cursor, complete}`, then
+ * `event: capture` with `id: <seq>` and a CaptureEvent as data, in seq order, each exactly once.
+ * Reconnect with `?cursor=<last id seen>` (or `Last-Event-ID`): what was missed is replayed from
+ * memory, then from the history files. Without a cursor the stream starts at the present.
+ * `complete: false` means events after the cursor were dropped or expired. `view=exchanges` sends
+ * only events that complete an exchange (what `patchbay tail` prints).
+ */
+export const inspectorLiveStream = {
+  path: '/api/inspector/live',
+  query: z.object({
+    cursor: z.coerce.number().int().min(0).optional(),
+    server: z.string().optional(),
+    session: z.string().optional(),
+    view: z.enum(['events', 'exchanges']).default('events'),
+  }),
+  ready: z.object({ cursor: z.number().int(), complete: z.boolean() }),
+  event: captureEventSchema,
+} as const;
+
+export type CaptureLeg = z.infer<typeof captureLegSchema>;
+export type CaptureDirection = z.infer<typeof captureDirectionSchema>;
+export type CaptureOrigin = z.infer<typeof captureOriginSchema>;
+export type CaptureKind = z.infer<typeof captureKindSchema>;
+export type CaptureHttp = z.infer<typeof captureHttpSchema>;
+export type CaptureEvent = z.infer<typeof captureEventSchema>;
+export type InspectorSession = z.infer<typeof inspectorSessionSchema>;
+export type InspectorSessionState = z.infer<typeof inspectorSessionStateSchema>;
+export type ExchangeStatus = z.infer<typeof exchangeStatusSchema>;
+export type ExchangeSummary = z.infer<typeof exchangeSummarySchema>;
+export type Exchange = z.infer<typeof exchangeSchema>;
+export type ProgressEntry = z.infer<typeof progressEntrySchema>;
+export type ServerStats = z.infer<typeof serverStatsSchema>;

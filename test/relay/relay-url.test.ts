@@ -1,0 +1,79 @@
+/**
+ * `patchbay relay --url`: the relay with an engine of its own, against real HTTP servers on
+ * loopback (the everything fixture, and a recording server for what goes on the wire).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EVERYTHING_SERVER, onCleanup, waitFor } from '../helpers/hub-harness.js';
+import { initialize, requireBuild, spawnRelay, tempHome, textOf } from './relay-helpers.js';
+
+beforeAll(requireBuild);
+
+async function everythingOverHttp(): Promise<string> {
+  const child = spawn(process.execPath, [EVERYTHING_SERVER, '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  onCleanup(() => child.kill('SIGKILL'));
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => (err += d));
+  const match = await waitFor(() => /^listening (\S+)$/m.exec(err), 'the fixture to listen');
+  return match[1]!;
+}
+
+describe('patchbay relay --url', () => {
+  it('relays a stdio client to a remote server through its own engine, leaving the data dir’s hub files alone', async () => {
+    const url = await everythingOverHttp();
+    const home = await tempHome();
+    const relay = spawnRelay(home, ['--url', url]);
+    relay.write(initialize(0));
+    relay.write({ method: 'notifications/initialized' });
+    relay.write({ id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'remote hello' } } });
+    expect(textOf(await relay.answer(1))).toBe('remote hello');
+    // The embedded engine's discovery file and token live in a temp dir, not in the data dir.
+    expect(existsSync(path.join(home, 'hub.json'))).toBe(false);
+    expect(existsSync(path.join(home, 'hub-token'))).toBe(false);
+    relay.child.stdin!.end();
+    expect(await relay.exited()).toBe(0);
+    expect(relay.junk).toEqual([]);
+  });
+
+  it('sends --header values, with ${secret:NAME} resolved from the data dir’s secret store', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push(req.headers);
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: number; method: string; params?: { protocolVersion?: string } };
+        if (body.id === undefined) return void res.writeHead(202).end();
+        const result = body.method === 'initialize' ? { protocolVersion: body.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'rec', version: '1' } } : { tools: [] };
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'rec-1' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }));
+    const home = await tempHome();
+    await writeFile(path.join(home, 'secrets.json'), JSON.stringify({ version: 1, secrets: { API_KEY: 'key-from-the-store' } }), { mode: 0o600 });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const relay = spawnRelay(home, ['--url', url, '--header', 'X-Api-Key: ${secret:API_KEY}', '--transport', 'http']);
+    relay.write(initialize(0));
+    relay.write({ method: 'notifications/initialized' });
+    relay.write({ id: 1, method: 'tools/list' });
+    expect(await relay.answer(1)).toMatchObject({ result: { tools: [] } });
+    const posts = seen.filter((h) => h['content-type'] !== undefined);
+    expect(posts.length).toBeGreaterThanOrEqual(3);
+    for (const h of posts) expect(h['x-api-key']).toBe('key-from-the-store');
+    // The hub token of the embedded engine never leaves the process.
+    for (const h of seen) expect(h.authorization).toBeUndefined();
+    expect(relay.stderr()).not.toContain('key-from-the-store');
+  });
+});
