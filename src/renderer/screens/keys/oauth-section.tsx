@@ -17,6 +17,7 @@ export function OAuthSection() {
   const { bridge } = useServices();
   const [list, setList] = useState<OAuthServerStatus[]>();
   const [error, setError] = useState<string>();
+  const [pending, setPending] = useState<{ server: string; url: string }>();
   const load = useCallback(async () => {
     const r = await bridge.call('oauth.status', {});
     if (r.ok) {
@@ -28,6 +29,7 @@ export function OAuthSection() {
     void load();
     // Sign-ins finish in another tab: refresh when the engine says one came back or is needed.
     return bridge.subscribe((e) => {
+      if (e.channel === 'oauth.loginCompleted') setPending(undefined);
       if (e.channel === 'oauth.loginCompleted' || e.channel === 'oauth.loginNeeded' || e.channel === 'config.changed') void load();
     });
   }, [bridge, load]);
@@ -35,7 +37,8 @@ export function OAuthSection() {
   const act = async (server: string, action: 'oauth.signIn' | 'oauth.signOut'): Promise<void> => {
     const r = action === 'oauth.signIn' ? await bridge.call('oauth.signIn', { server }) : await bridge.call('oauth.signOut', { server });
     if (!r.ok) return setError(r.message);
-    if (action === 'oauth.signIn' && 'authorizationUrl' in r.value) window.open(r.value.authorizationUrl, '_blank', 'noopener');
+    // The engine has already opened the page in the browser; the link is the fallback when it could not.
+    if (action === 'oauth.signIn' && 'authorizationUrl' in r.value) setPending({ server, url: r.value.authorizationUrl });
     await load();
   };
 
@@ -44,6 +47,12 @@ export function OAuthSection() {
       <h2 id="oauth-title">OAuth logins</h2>
       <p className="muted">Remote servers that use OAuth are signed in once here; every client and session of that server shares the login. Tokens are refreshed before they expire when the server allows it.</p>
       {error && <ErrorMessage>{error}</ErrorMessage>}
+      {pending && (
+        <p role="status" data-testid="oauth-pending">
+          Sign-in for <strong>{pending.server}</strong> opened in your browser. No tab appeared?{' '}
+          <a href={pending.url} target="_blank" rel="noopener noreferrer">Open the sign-in page</a>.
+        </p>
+      )}
       {list && list.length === 0 && <p className="muted" data-testid="oauth-empty">No remote servers yet. Add one under Servers (Remote); if it asks for OAuth, its sign-in appears here.</p>}
       {list && list.length > 0 && (
         <table className="table" data-testid="oauth-table">
