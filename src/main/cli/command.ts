@@ -19,6 +19,8 @@ export interface CliOption {
   name: string;
   short?: string;
   type: 'string' | 'boolean';
+  /** May be given more than once; the value is then an array. */
+  multiple?: boolean;
   /** Placeholder in usage lines, e.g. `FILE`. */
   valueName?: string;
   description: string;

@@ -16,11 +16,13 @@ export function parseCommandArgs(
   args: string[],
   commandPath: string,
 ): ParsedArgs {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
   for (const option of command.options ?? []) {
-    options[option.name] = option.short
-      ? { type: option.type, short: option.short }
-      : { type: option.type };
+    options[option.name] = {
+      type: option.type,
+      ...(option.short ? { short: option.short } : {}),
+      ...(option.multiple ? { multiple: true } : {}),
+    };
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {

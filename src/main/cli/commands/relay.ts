@@ -48,8 +48,9 @@ export const relayCommand: CliCommand = {
     {
       name: 'header',
       type: 'string',
+      multiple: true,
       valueName: '"K: V"',
-      description: 'With --url: an HTTP header sent to the server, e.g. "Authorization: Bearer ${secret:TOKEN}"',
+      description: 'With --url: an HTTP header sent to the server (repeatable), e.g. "Authorization: Bearer ${secret:TOKEN}"',
     },
     {
       name: 'transport',
@@ -172,7 +173,6 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function remoteOptions(values: OptionValues, commandPath: string): RemoteRelayFlags & { given: string[] } {
   const given = REMOTE_FLAGS.filter((f) => values[f] !== undefined);
   const out: RemoteRelayFlags & { given: string[] } = { given, headers: {}, transport: 'auto' };
-  // Repeatable once the CLI parser passes `multiple` through; a single value until then.
   const raw = values.header as string | string[] | boolean | undefined;
   for (const header of typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : []) {
     const colon = header.indexOf(':');

@@ -4,6 +4,12 @@
  * text the hub already has, the HTTP request). Redaction, serialisation, pairing and storage
  * happen later, off the proxy path, when the queue is drained. When the drain falls behind, the
  * queue is full and new items are dropped and counted, never waited for.
+ *
+ * A message the hub passes through unchanged is seen twice in a row: `fromClient(m, raw)` then
+ * `toServer(m, raw)` (or `fromServer` then `toClient`), the very same object and text. The second
+ * call then only stamps its time on the first call's item (`t2`), which is still queued: one item,
+ * and later one event, for both legs. Anything else (a note, another text, a batch, an item
+ * already drained) is queued as an item of its own.
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -58,6 +64,9 @@ export class TapItem {
     readonly text: string | undefined = undefined,
     readonly detail: UpstreamClosed | UpstreamHttpExchange | 'closed' | 'failed' | undefined = undefined,
   ) {}
+
+  /** performance.now() when the same message crossed its other leg; -1 if it did not (yet). */
+  t2 = -1;
 }
 
 /** A bounded FIFO with a head index (no O(n) shift) whose drain runs on setImmediate. */
@@ -76,18 +85,19 @@ export class CaptureQueue {
     return this.items.length - this.head;
   }
 
-  /** `force`: lifecycle items (a few per session) pass even when the queue is full. */
-  push(item: TapItem, force = false): void {
+  /** `force`: lifecycle items (a few per session) pass even when the queue is full. False when dropped. */
+  push(item: TapItem, force = false): boolean {
     if (!force && this.items.length - this.head >= this.max) {
       this.dropped++;
       item.tap.dropped++;
-      return;
+      return false;
     }
     this.items.push(item);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.run);
     }
+    return true;
   }
 
   /** The next item, or undefined when empty. */
@@ -131,6 +141,11 @@ export interface SessionCaptureInfo {
 export class SessionCapture implements SessionTap {
   /** Items of this session dropped because the queue was full. */
   dropped = 0;
+  /**
+   * The last message that came in (from the client or the server) while it is still queued: the
+   * item its other leg is stamped on. The drain clears it when it takes the item.
+   */
+  lastIn: TapItem | undefined = undefined;
 
   constructor(
     readonly info: SessionCaptureInfo,
@@ -144,19 +159,32 @@ export class SessionCapture implements SessionTap {
   }
 
   fromClient(message: JsonRpcMessage, raw: string | undefined, req?: IncomingMessage, status?: number): void {
-    this.queue.push(new TapItem('message', this, performance.now(), 'client', true, message, raw, undefined, req, status));
+    const item = new TapItem('message', this, performance.now(), 'client', true, message, raw, undefined, req, status);
+    this.lastIn = this.queue.push(item) ? item : undefined;
   }
 
   toClient(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void {
+    if (note === undefined && this.passedOn(message, raw, false)) return;
     this.queue.push(new TapItem('message', this, performance.now(), 'client', false, message, raw, note));
   }
 
   toServer(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void {
+    if (note === undefined && this.passedOn(message, raw, true)) return;
     this.queue.push(new TapItem('message', this, performance.now(), 'upstream', true, message, raw, note));
   }
 
   fromServer(message: JsonRpcMessage, raw: string): void {
-    this.queue.push(new TapItem('message', this, performance.now(), 'upstream', false, message, raw));
+    const item = new TapItem('message', this, performance.now(), 'upstream', false, message, raw);
+    this.lastIn = this.queue.push(item) ? item : undefined;
+  }
+
+  /** The message that just came in goes out unchanged: its item gets the second leg's time. */
+  private passedOn(message: JsonRpcMessage, raw: string | undefined, toServer: boolean): boolean {
+    const last = this.lastIn;
+    if (last === undefined || last.message !== message || last.raw !== raw || last.toServer !== toServer) return false;
+    last.t2 = performance.now();
+    this.lastIn = undefined;
+    return true;
   }
 
   stderr(line: string): void {

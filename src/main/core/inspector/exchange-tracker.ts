@@ -46,18 +46,18 @@ function paramsOf(message: unknown): Record<string, unknown> | undefined {
   return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
 }
 
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+/** µs from `from` to `to` (times in ms, kept to the µs): a small integer, stored unboxed. */
+const micros = (from: number, to: number): number => Math.round((to - from) * 1000);
 
 /**
  * One exchange: the public fields are the ExchangeSummary of the contract; pairing state is kept
- * in private fields, which neither JSON nor object spread ever sees.
+ * in private fields, which neither JSON nor object spread ever sees. One is kept for every call
+ * (up to `maxExchanges` per session), so it is small: times after the start are µs offsets
+ * (small integers need no heap box of their own) and what can be derived is (id, latencies).
  */
 class Exchange implements ExchangeSummary {
   client: string | undefined = undefined;
   status: ExchangeStatus = 'pending';
-  endedAt: number | undefined = undefined;
-  latencyMs: number | undefined = undefined;
-  upstreamLatencyMs: number | undefined = undefined;
   responseSeq: number | undefined = undefined;
   cancelSeq: number | undefined = undefined;
   lateResponseSeq: number | undefined = undefined;
@@ -66,12 +66,13 @@ class Exchange implements ExchangeSummary {
   error: { code: number; message: string } | undefined = undefined;
   reason: string | undefined = undefined;
   readonly #firstLeg: CaptureLeg | undefined;
-  #otherRequestAt: number | undefined;
-  #otherResponseAt: number | undefined;
-  #progressToken: Id | undefined;
+  #progressToken: Id | undefined = undefined;
+  /** µs from the start to the end, and to the request and the answer on the other leg. */
+  #endUs: number | undefined = undefined;
+  #otherRequestUs: number | undefined = undefined;
+  #otherResponseUs: number | undefined = undefined;
 
   constructor(
-    readonly id: string,
     readonly session: string,
     readonly server: string,
     readonly requester: CaptureOrigin,
@@ -84,6 +85,21 @@ class Exchange implements ExchangeSummary {
     this.#firstLeg = firstLeg;
   }
 
+  get id(): string {
+    return `${this.session}/${this.requestSeq}`;
+  }
+  get endedAt(): number | undefined {
+    return this.#endUs === undefined ? undefined : (Math.round(this.startedAt * 1000) + this.#endUs) / 1000;
+  }
+  /** As the requester saw it: first sighting of the request → the answer on its leg. */
+  get latencyMs(): number | undefined {
+    return this.#endUs === undefined ? undefined : this.#endUs / 1000;
+  }
+  /** The other leg's share (hub → server → hub), once the exchange is over. */
+  get upstreamLatencyMs(): number | undefined {
+    if (this.#endUs === undefined || this.#otherRequestUs === undefined || this.#otherResponseUs === undefined) return undefined;
+    return (this.#otherResponseUs - this.#otherRequestUs) / 1000;
+  }
   get firstLeg(): CaptureLeg | undefined {
     return this.#firstLeg;
   }
@@ -95,20 +111,18 @@ class Exchange implements ExchangeSummary {
   }
   /** True when the request was seen on its other leg already. */
   get seenOnOtherLeg(): boolean {
-    return this.#otherRequestAt !== undefined;
+    return this.#otherRequestUs !== undefined;
   }
   otherLegRequest(time: number): void {
-    this.#otherRequestAt = time;
+    this.#otherRequestUs = micros(this.startedAt, time);
   }
   otherLegResponse(time: number): void {
-    this.#otherResponseAt = time;
+    this.#otherResponseUs = micros(this.startedAt, time);
   }
 
   finish(status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): void {
     this.status = status;
-    this.endedAt = time;
-    this.latencyMs = round(time - this.startedAt);
-    if (this.#otherRequestAt !== undefined && this.#otherResponseAt !== undefined) this.upstreamLatencyMs = round(this.#otherResponseAt - this.#otherRequestAt);
+    this.#endUs = micros(this.startedAt, time);
     if (responseSeq !== undefined) this.responseSeq = responseSeq;
     if (reason !== undefined) this.reason = reason;
   }
@@ -158,7 +172,7 @@ export class ExchangeTracker {
       return undefined;
     }
     const completed = existing ? [this.close(existing, 'orphaned', e.time, undefined, 'its id was reused by a new request')] : undefined;
-    const x = new Exchange(`${this.session}/${e.seq}`, this.session, this.server, requester, id, method, e.time, e.seq, e.leg);
+    const x = new Exchange(this.session, this.server, requester, id, method, e.time, e.seq, e.leg);
     const client = this.client();
     if (client !== undefined) x.client = client;
     const meta = paramsOf(message)?._meta as { progressToken?: unknown } | undefined;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CaptureEvent, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { errCode } from '../fs/err-code.js';
-import { eventFromLine } from './stored-event.js';
+import { eventsFromLine } from './stored-event.js';
 
 export interface HistoryFile {
   name: string;
@@ -84,8 +84,9 @@ export async function lastSeqOnDisk(dir: string): Promise<number> {
         await handle.read(buf, 0, buf.length, start);
         let best = 0;
         for (const line of buf.toString('utf8').split('\n')) {
-          const m = /^\{"seq":(\d+)/.exec(line);
-          if (m) best = Math.max(best, Number(m[1]));
+          // A pair's line holds two seqs: its own, and its second leg's right after it.
+          const m = /^\{"seq":(\d+)(?:,"twin":\{"seq":(\d+))?/.exec(line);
+          if (m) best = Math.max(best, Number(m[2] ?? m[1]));
         }
         if (best > 0) return best;
         if (start === 0) break;
@@ -131,7 +132,7 @@ export interface ReadOptions {
   accept?: (e: CaptureEvent) => boolean;
 }
 
-/** The seq of an event line, read without parsing the line. */
+/** The (first) seq of an event line, read without parsing the line. */
 function seqOfLine(line: string): number {
   let n = 0;
   for (let i = EVENT_PREFIX.length; i < line.length; i++) {
@@ -143,9 +144,9 @@ function seqOfLine(line: string): number {
 }
 
 /**
- * Events on disk in seq order. `same` references are resolved from the lines just before, in
- * the same file (the two legs of a message are written next to each other); only lines that are
- * wanted, or referenced, are parsed.
+ * Events on disk in seq order; a pair's line gives two. `same` references (files written by
+ * earlier versions) are resolved from the lines just before, in the same file; only lines that
+ * are wanted, or referenced, are parsed.
  */
 export async function* historyEvents(dir: string, options: ReadOptions = {}): AsyncGenerator<CaptureEvent> {
   const after = options.after ?? 0;
@@ -164,7 +165,7 @@ export async function* fileEvents(file: string, options: ReadOptions = {}): Asyn
   let recentBytes = 0;
   const resolve = (seq: number): unknown => {
     const line = recent.get(seq);
-    return line === undefined ? undefined : eventFromLine(line)?.message;
+    return line === undefined ? undefined : eventsFromLine(line)[0]?.message;
   };
   for await (const line of fileLines(file)) {
     if (!line.startsWith(EVENT_PREFIX)) continue;
@@ -178,8 +179,8 @@ export async function* fileEvents(file: string, options: ReadOptions = {}): Asyn
         recentBytes -= text.length;
       }
     }
-    if (seq <= after || (options.line && !options.line(line))) continue;
-    const e = eventFromLine(line, resolve);
-    if (e && (!options.accept || options.accept(e))) yield e;
+    // seq + 1: the second leg of a pair may be past the cursor when its first is not.
+    if (seq + 1 <= after || (options.line && !options.line(line))) continue;
+    for (const e of eventsFromLine(line, resolve)) if (e.seq > after && (!options.accept || options.accept(e))) yield e;
   }
 }

@@ -4,21 +4,25 @@
  * at `historyFileBytes` and a new one started; files past `historyMaxAgeMs`, and the oldest while
  * the total is over `historyMaxBytes`, are deleted. Files are 0600: they hold (redacted) traffic.
  *
+ * Lines are encoded straight into the inspector's line log (line-log.ts), where memory keeps its
+ * messages too: the disk gets views of the very bytes memory reads, with no second copy.
  * Writing never waits: lines are batched (a write every FLUSH_MS, or sooner past FLUSH_BYTES: one
  * write per message would cost more than the capture itself) and handed to a write stream; when
- * the disk falls behind by `historyMaxPendingBytes`, lines are dropped and counted instead.
+ * the disk falls behind by `historyMaxPendingBytes`, lines are dropped and counted instead (an
+ * event still reaches memory).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
+import { writeEventLine } from './event-line.js';
 import { historyFileName, listHistoryFiles } from './history-read.js';
+import type { LineLog } from './line-log.js';
 import type { InspectorLimits } from './settings.js';
-import { ChunkWriter } from './chunk-writer.js';
-import { eventHead, eventTail, type StoredEvent } from './stored-event.js';
+import type { StoredEvent } from './stored-event.js';
 
 const FLUSH_MS = 100;
-const FLUSH_BYTES = 256 * 1024;
+const FLUSH_BYTES = 1024 * 1024;
 
 type WriterLimits = Pick<InspectorLimits, 'historyFileBytes' | 'historyMaxBytes' | 'historyMaxAgeMs' | 'historyMaxPendingBytes'>;
 
@@ -38,8 +42,6 @@ export class HistoryWriter {
   private currentFile: string | undefined;
   /** Bytes of the current file, written and pending. */
   private currentSize = 0;
-  private fileFirstSeq = 0;
-  private readonly pending = new ChunkWriter();
   private broken = false;
   private pruning: Promise<void> | undefined;
   private closed = false;
@@ -48,59 +50,72 @@ export class HistoryWriter {
   private constructor(
     readonly dir: string,
     private readonly limits: WriterLimits,
+    private readonly pending: LineLog,
     private readonly log: Logger,
   ) {}
 
-  static async open(dir: string, limits: WriterLimits, log: Logger): Promise<HistoryWriter> {
+  static async open(dir: string, limits: WriterLimits, lines: LineLog, log: Logger): Promise<HistoryWriter> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const writer = new HistoryWriter(dir, limits, log);
+    const writer = new HistoryWriter(dir, limits, lines, log);
     await writer.prune();
     return writer;
   }
 
-  /** Queues an event's line. A new file starts only before an event line. */
-  addEvent(e: StoredEvent): void {
-    if (!this.room()) return;
-    const head = eventHead(e);
-    const size = head.length + (e.json?.length ?? 0) + 16;
-    if (!this.stream || this.currentSize + size >= this.limits.historyFileBytes) this.rotate(e.seq);
-    // A reference to a message in the previous file could not be resolved: write it in full.
-    const full = e.sameAs !== undefined && e.sameAs < this.fileFirstSeq;
-    if (e.json !== undefined && (full || e.sameAs === undefined)) {
-      // The message is written from the string the hub received (flat), not concatenated.
-      this.pending.write(`${head},"message":`);
-      this.pending.write(e.json);
-      this.pending.write('}\n');
-    } else {
-      this.pending.write(`${head}${eventTail(e, true)}\n`);
+  /**
+   * Writes an event's line (its message `json` last) into the line log, to go to disk with the
+   * next batch. A new file starts only before an event line. The line is written even when it
+   * is dropped from the disk: memory reads the message from it.
+   */
+  addEvent(e: StoredEvent, json: string | undefined): void {
+    const keep = this.room();
+    if (keep && (!this.stream || this.currentSize >= this.limits.historyFileBytes)) this.rotate(e.seq);
+    writeEventLine(this.pending, e, json);
+    if (!keep) {
+      this.pending.discard();
+      return;
     }
-    this.queued(size);
+    this.queued(e.logBytes);
   }
 
   /** Queues a line that is not an event (a session summary). */
   addLine(line: string): void {
     if (!this.room()) return;
     if (!this.stream) this.rotate(this.nextSeq());
-    this.pending.write(line);
-    this.pending.write('\n');
-    this.queued(line.length + 1);
+    const before = this.pending.pendingBytes;
+    this.writeLine(line);
+    this.queued(this.pending.pendingBytes - before);
   }
 
   /** Hands the queued lines to the disk. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.bytes === 0 || this.broken || !this.stream) return;
+    if (this.pending.pendingBytes === 0 || this.broken || !this.stream) return;
     const stream = this.stream;
-    const buffers = this.pending.take();
+    const { buffers, written } = this.pending.take();
     stream.cork();
-    for (const b of buffers) stream.write(b);
+    // Writes complete in order: the last one's callback says the disk has them all.
+    for (let i = 0; i < buffers.length; i++) stream.write(buffers[i]!, i === buffers.length - 1 ? written : undefined);
     stream.uncork();
   }
 
+  private writeLine(line: string): void {
+    const log = this.pending;
+    for (;;) {
+      log.begin();
+      log.utf8(line);
+      log.byte(0x0a);
+      if (!log.overflow) return log.end();
+      log.retry();
+    }
+  }
+
+  /** Room for one more line; when there is none, what is queued goes to the stream and the line is dropped. */
   private room(): boolean {
-    if (this.broken || this.closed || (this.stream?.writableLength ?? 0) + this.pending.bytes > this.limits.historyMaxPendingBytes) {
+    if (this.broken || this.closed || (this.stream?.writableLength ?? 0) + this.pending.pendingBytes > this.limits.historyMaxPendingBytes) {
       this.dropped++;
+      // Lines queued before the dropped one still go to disk, in order.
+      this.flush();
       return false;
     }
     return true;
@@ -108,7 +123,7 @@ export class HistoryWriter {
 
   private queued(size: number): void {
     this.currentSize += size;
-    if (this.pending.bytes >= FLUSH_BYTES) this.flush();
+    if (this.pending.pendingBytes >= FLUSH_BYTES) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_MS);
       this.timer.unref();
@@ -146,12 +161,12 @@ export class HistoryWriter {
     }
   }
 
+  /** Starts a new file, named by the seq of its first event. */
   private rotate(firstSeq: number): void {
     this.flush();
     const old = this.stream;
     old?.end();
     this.fileCount++;
-    this.fileFirstSeq = firstSeq;
     this.currentFile = path.join(this.dir, historyFileName(firstSeq));
     this.currentSize = 0;
     const stream = createWriteStream(this.currentFile, { flags: 'a', mode: 0o600 });
@@ -161,11 +176,9 @@ export class HistoryWriter {
       this.log.warn(`inspector history disabled: cannot write ${this.currentFile}: ${err.message}`);
     });
     this.stream = stream;
-    for (const line of this.headLines()) {
-      this.pending.write(line);
-      this.pending.write('\n');
-      this.currentSize += line.length + 1;
-    }
+    const before = this.pending.pendingBytes;
+    for (const line of this.headLines()) this.writeLine(line);
+    this.currentSize += this.pending.pendingBytes - before;
     if (old) this.pruning = (this.pruning ?? Promise.resolve()).then(() => this.prune()).catch((err: Error) => this.log.warn(`inspector history pruning failed: ${err.message}`));
   }
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../api/api-registry.js';
 import { ExchangeTracker } from './exchange-tracker.js';
 import { fileEvents, historyEvents, listHistoryFiles } from './history-read.js';
 import type { Inspector } from './inspector.js';
-import { toApiEvent, type StoredEvent } from './stored-event.js';
+import { exchangeSummary, toApiEvent, type CapturedLeg } from './stored-event.js';
 
 export interface SessionFilter {
   server?: string | undefined;
@@ -110,7 +110,7 @@ export class InspectorQueries {
       page = ring.after(after, q.limit);
       messages = (seq) => {
         const e = record.events.find(seq) ?? this.inspector.memory.find(seq);
-        return e?.json === undefined ? undefined : toApiEvent(e).message;
+        return e === undefined ? undefined : toApiEvent(e).message;
       };
     } else {
       const events = await this.sessionEvents(q.session);
@@ -120,7 +120,7 @@ export class InspectorQueries {
       messages = (seq) => bySeq.get(seq);
     }
     const exchanges: Exchange[] = page.map((x) => {
-      const full: Exchange = { ...x, progress: [...x.progress] };
+      const full: Exchange = exchangeSummary(x);
       if (q.full) {
         full.request = messages(x.requestSeq);
         if (x.responseSeq !== undefined) full.response = messages(x.responseSeq);
@@ -137,7 +137,10 @@ export class InspectorQueries {
     const pattern = new RegExp(escapeRegExp(q.query), 'i');
     const wanted = (e: { session: string; server: string }): boolean => (q.server === undefined || e.server === q.server) && (q.session === undefined || e.session === q.session);
     const hits: CaptureEvent[] = [];
-    const matches = (e: StoredEvent): boolean => (e.json !== undefined && pattern.test(e.json)) || (e.text !== undefined && pattern.test(e.text));
+    const matches = (e: CapturedLeg): boolean => {
+      const json = e.json;
+      return (json !== undefined && pattern.test(json)) || (e.text !== undefined && pattern.test(e.text));
+    };
     for (const e of this.inspector.memory.all.reversed()) {
       if (!wanted(e) || !matches(e)) continue;
       hits.push(toApiEvent(e));

@@ -5,7 +5,6 @@
  * time-boxed, so a burst of traffic is processed over several turns of the event loop.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { CaptureHttp, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
@@ -13,15 +12,19 @@ import type { ServerRuntime } from '../hub/server-runtime.js';
 import type { Logger } from '../log/logger.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
 import { CaptureQueue, SessionCapture, type SessionTap, type TapItem } from './capture-tap.js';
+import { writeMessage } from './event-line.js';
+import type { PairingInput } from './exchange-tracker.js';
+import { clientHttp } from './http-capture.js';
 import { lastSeqOnDisk, loadSessionIndex, sessionLine } from './history-read.js';
 import { HistoryWriter } from './history-writer.js';
+import { LineLog } from './line-log.js';
 import { MemoryStore } from './memory-store.js';
+import { messageText, type MessageText } from './message-text.js';
 import { Redactor } from './redactor.js';
 import { SessionRecord } from './session-record.js';
 import type { InspectorLimits } from './settings.js';
 import { ServerStatsBook } from './stats.js';
-import { messageText, TextCache } from './message-text.js';
-import { routeOf, StoredEvent } from './stored-event.js';
+import { httpRef, internMethod, otherLeg, routeOf, ROUTES, StoredEvent, TWIN_COMPLETES } from './stored-event.js';
 
 export interface InspectorOptions {
   dataDir: string;
@@ -36,6 +39,18 @@ export interface CaptureHooks {
 
 /** Work per drain before yielding to the event loop, so proxying never waits long behind capture. */
 const DRAIN_BUDGET_MS = 8;
+
+const STDERR_ROUTE = routeOf('upstream', undefined, 'server', 'stderr');
+const HTTP_ROUTE = routeOf('upstream', 'to-server', 'hub', 'http');
+const LIFECYCLE_ROUTE = routeOf(undefined, undefined, 'hub', 'lifecycle');
+
+/**
+ * performance.now() as epoch ms, to the µs: times are kept (and written) from whole µs, which
+ * is as fine as the clock is useful and makes them cheap to write.
+ */
+function epochMs(t: number): number {
+  return Math.round((performance.timeOrigin + t) * 1000) / 1000;
+}
 
 function upstreamTransport(runtime: ServerRuntime): string {
   const c = runtime.config as Record<string, unknown>;
@@ -55,7 +70,9 @@ export class Inspector implements CaptureHooks {
   private seq: number;
   private readonly listeners = new Set<(e: StoredEvent) => void>();
   private readonly records = new WeakMap<SessionCapture, SessionRecord>();
-  private readonly texts = new TextCache();
+  /** Scratch objects of `message` (it runs for every message: no allocation for them). */
+  private readonly text: MessageText = { json: '', size: 0, truncated: false };
+  private readonly second: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
   private closed = false;
 
   private constructor(
@@ -63,6 +80,8 @@ export class Inspector implements CaptureHooks {
     private readonly log: Logger,
     dataDir: string,
     lastSeq: number,
+    /** Where messages (and history lines) are encoded; the writer takes the lines from it. */
+    private readonly lines: LineLog,
     readonly writer: HistoryWriter | undefined,
   ) {
     this.memory = new MemoryStore(limits);
@@ -76,8 +95,9 @@ export class Inspector implements CaptureHooks {
     const dir = path.join(options.dataDir, 'inspector');
     const history = options.limits.history;
     const lastSeq = history ? await lastSeqOnDisk(dir) : 0;
-    const writer = history ? await HistoryWriter.open(dir, options.limits, options.logger) : undefined;
-    const inspector = new Inspector(options.limits, options.logger, options.dataDir, lastSeq, writer);
+    const lines = new LineLog(history);
+    const writer = history ? await HistoryWriter.open(dir, options.limits, lines, options.logger) : undefined;
+    const inspector = new Inspector(options.limits, options.logger, options.dataDir, lastSeq, lines, writer);
     if (writer) writer.nextSeq = () => inspector.lastSeq + 1;
     if (writer) writer.headLines = () => [...inspector.memory.sessions.values()].filter((r) => r.endedAt === undefined).map((r) => sessionLine(r.summary(false)));
     if (history) {
@@ -139,12 +159,12 @@ export class Inspector implements CaptureHooks {
     this.queue.reschedule();
   }
 
-  private recordFor(item: TapItem): SessionRecord {
+  private recordFor(item: TapItem, time: number): SessionRecord {
     let record = this.records.get(item.tap);
     if (record) return record;
     const info = item.tap.info;
     record = new SessionRecord(
-      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, startedAt: performance.timeOrigin + item.t },
+      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, startedAt: time },
       this.limits.maxEventsPerSession,
       (text) => this.redactor.redact(text),
     );
@@ -155,8 +175,10 @@ export class Inspector implements CaptureHooks {
   }
 
   private process(item: TapItem): void {
-    const record = this.recordFor(item);
-    const time = performance.timeOrigin + item.t;
+    // Taken from the queue: the tap can no longer stamp a second leg on it.
+    if (item.tap.lastIn === item) item.tap.lastIn = undefined;
+    const time = epochMs(item.t);
+    const record = this.recordFor(item, time);
     switch (item.kind) {
       case 'opened':
         this.lifecycle(record, time, `session opened (${record.identity.clientTransport} → ${record.identity.upstreamTransport})`);
@@ -165,11 +187,11 @@ export class Inspector implements CaptureHooks {
         this.message(record, item, time);
         return;
       case 'stderr': {
-        const e = this.event(record, time, 'upstream', undefined, 'server', 'stderr');
+        const e = new StoredEvent(++this.seq, record.ref, time, STDERR_ROUTE);
         const text = this.redactor.redact(item.text ?? '');
         e.text = text;
         e.size = Buffer.byteLength(text);
-        this.store(record, e);
+        this.store(record, e, undefined);
         return;
       }
       case 'upstream-open':
@@ -197,82 +219,77 @@ export class Inspector implements CaptureHooks {
     }
   }
 
-  private event(record: SessionRecord, time: number, leg: StoredEvent['leg'], direction: StoredEvent['direction'], origin: StoredEvent['origin'], kind: StoredEvent['kind']): StoredEvent {
-    return new StoredEvent(++this.seq, record.ref, time, routeOf(leg, direction, origin, kind));
-  }
-
+  /**
+   * A message, on one leg or (a pair) on both: one event either way. Both legs are paired in
+   * order, the second with its own seq (the next) and time.
+   */
   private message(record: SessionRecord, item: TapItem, time: number): void {
     const m = item.message!;
     const isCall = 'method' in m;
     const kind = isCall ? ('id' in m ? 'request' : 'notification') : 'response';
     const origin = item.note !== undefined ? 'hub' : !item.toServer ? 'server' : record.identity.debug ? 'hub' : 'client';
-    const e = this.event(record, time, item.leg, item.toServer ? 'to-server' : 'to-client', origin, kind);
-    if (isCall) e.method = m.method;
+    const direction = item.toServer ? 'to-server' : 'to-client';
+    const e = new StoredEvent(++this.seq, record.ref, time, routeOf(item.leg, direction, origin, kind));
+    if (isCall) e.method = internMethod(m.method);
     if ('id' in m) e.id = m.id;
-    const key = item.raw ?? m;
-    const cached = this.texts.get(key);
-    const text = cached?.text ?? messageText(item.raw ?? JSON.stringify(m), this.redactor, this.limits.maxMessageBytes);
-    if (cached) {
-      // The other leg of a message the hub passed through unchanged: share its text (readers
-      // resolve a reference within their recent lines, hence the distance limit).
-      if (e.seq - cached.seq <= 512) e.sameAs = cached.seq;
-    } else {
-      this.texts.put(key, text, e.seq);
-    }
+    const text = messageText(item.raw ?? JSON.stringify(m), this.redactor, this.limits.maxMessageBytes, this.text);
+    const json = text.json;
     e.size = text.size;
-    e.json = text.json;
     if (text.truncated) e.truncated = true;
     if (item.note !== undefined) e.note = item.note;
     if (item.req) {
-      e.httpRef = this.httpOf(record, item.req, item.status);
+      record.lastHttp = clientHttp(record.lastHttp, item.req, item.status, this.redactor);
+      e.httpRef = record.lastHttp.ref;
     }
-    const completed = record.tracker.observe(e, m);
+    let completed = record.tracker.observe(e, m);
+    if (item.t2 >= 0) {
+      const second = this.second;
+      second.seq = e.seq + 1;
+      second.time = epochMs(item.t2);
+      second.leg = otherLeg(item.leg);
+      second.direction = direction;
+      second.origin = origin;
+      second.kind = kind;
+      second.method = e.method;
+      second.id = e.id;
+      const more = record.tracker.observe(second, m);
+      if (more !== undefined && completed !== undefined) {
+        // Both legs completed exchanges (not a case the hub produces): two events, then.
+        this.keep(record, e, completed, json);
+        const e2 = new StoredEvent(++this.seq, record.ref, second.time, ROUTES[e.route]!.twin);
+        e2.method = e.method;
+        e2.id = e.id;
+        e2.size = e.size;
+        e2.truncated = e.truncated;
+        this.keep(record, e2, more, json);
+        return;
+      }
+      this.seq++;
+      e.twinUs = Math.round(second.time * 1000) - Math.round(time * 1000);
+      if (more !== undefined) {
+        completed = more;
+        e.flags |= TWIN_COMPLETES;
+      }
+    }
+    this.keep(record, e, completed, json);
+  }
+
+  private keep(record: SessionRecord, e: StoredEvent, completed: ExchangeSummary[] | undefined, json: string): void {
     if (completed !== undefined) {
-      e.exchanges = completed;
+      e.completed = completed.length === 1 ? completed[0] : completed;
       for (const x of completed) this.completed(record, x);
     }
-    this.store(record, e);
-  }
-
-  /**
-   * The HTTP details of a client's request, redacted. A session's requests mostly carry the same
-   * headers: when they do, the previous (already redacted) object is shared, which saves its
-   * redaction, its JSON and its memory.
-   */
-  private httpOf(record: SessionRecord, req: IncomingMessage, status: number | undefined): { http: CaptureHttp; json: string } {
-    const prev = record.lastHttp;
-    const method = req.method ?? 'POST';
-    const url = this.redactor.redact(req.url ?? '');
-    if (prev && prev.http.method === method && prev.http.url === url && prev.http.status === status && this.sameHeaders(prev.http.headers!, req.headers)) return prev;
-    const http: CaptureHttp = { method, url, headers: this.redactor.redactHeaders(req.headers) };
-    if (status !== undefined) http.status = status;
-    record.lastHttp = { http, json: JSON.stringify(http) };
-    return record.lastHttp;
-  }
-
-  private sameHeaders(prev: Record<string, string>, headers: IncomingMessage['headers']): boolean {
-    let n = 0;
-    for (const name in headers) {
-      const value = headers[name];
-      if (value === undefined) continue;
-      n++;
-      const before = prev[name];
-      if (before === undefined) return false;
-      if (this.redactor.isSecretName(name)) continue;
-      const text = typeof value === 'string' ? value : value.join(', ');
-      if (this.redactor.redact(text) !== before) return false;
-    }
-    return n === Object.keys(prev).length;
+    this.store(record, e, json);
   }
 
   private http(record: SessionRecord, info: UpstreamHttpExchange, time: number): void {
-    const e = this.event(record, time, 'upstream', 'to-server', 'hub', 'http');
+    const e = new StoredEvent(++this.seq, record.ref, time, HTTP_ROUTE);
     const http: CaptureHttp = { method: info.method, url: this.redactor.redact(info.url) };
     if (info.status !== undefined) http.status = info.status;
     if (info.requestHeaders) http.headers = this.redactor.redactHeaders(info.requestHeaders);
     if (info.responseHeaders) http.responseHeaders = this.redactor.redactHeaders(info.responseHeaders);
-    e.httpRef = { http, json: JSON.stringify(http) };
-    this.store(record, e);
+    e.httpRef = httpRef(http);
+    this.store(record, e, undefined);
   }
 
   private completed(record: SessionRecord, x: ExchangeSummary): void {
@@ -280,22 +297,30 @@ export class Inspector implements CaptureHooks {
   }
 
   private lifecycle(record: SessionRecord, time: number, text: string, completed: ExchangeSummary[] = []): void {
-    const e = this.event(record, time, undefined, undefined, 'hub', 'lifecycle');
+    const e = new StoredEvent(++this.seq, record.ref, time, LIFECYCLE_ROUTE);
     e.text = text;
-    if (completed.length > 0) e.exchanges = completed;
-    this.store(record, e, () => {
-      e.sessionInfo = record.summary(true);
-      this.writer?.addLine(sessionLine(record.summary(false)));
-    });
+    if (completed.length > 0) e.completed = completed;
+    this.store(record, e, undefined, true);
   }
 
-  /** Keeps an event: session counts, memory, disk, then live subscribers (in seq order). */
-  private store(record: SessionRecord, e: StoredEvent, beforePublish?: () => void): void {
-    const learned = record.note(e);
+  /**
+   * Keeps an event: its line (history) or its message (memory only) into the line log, session
+   * counts, memory, then live subscribers (in seq order). A lifecycle event (`withInfo`) carries
+   * the session as it stands after it, and the session's line follows it on disk.
+   */
+  private store(record: SessionRecord, e: StoredEvent, json: string | undefined, withInfo = false): void {
+    let learned = false;
+    if (withInfo) {
+      learned = record.note(e);
+      e.sessionInfo = record.summary(true);
+    }
+    if (this.writer) this.writer.addEvent(e, json);
+    else if (json !== undefined) writeMessage(this.lines, e, json);
+    this.lines.mark(e.lastSeq);
+    if (!withInfo) learned = record.note(e);
     this.memory.add(record, e);
-    beforePublish?.();
-    this.writer?.addEvent(e);
-    if (learned) this.writer?.addLine(sessionLine(record.summary(false)));
+    this.lines.release(this.memory.oldestSeq ?? Infinity);
+    if (learned || withInfo) this.writer?.addLine(sessionLine(record.summary(false)));
     for (const listener of this.listeners) listener(e);
   }
 }

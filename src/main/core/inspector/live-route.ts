@@ -12,7 +12,8 @@ import { sendJson } from '../hub/http-util.js';
 import type { HubRoute } from '../hub/hub-server.js';
 import { historyEvents } from './history-read.js';
 import type { Inspector } from './inspector.js';
-import { eventLine, type StoredEvent } from './stored-event.js';
+import { legJson } from './event-line.js';
+import type { CapturedLeg, StoredEvent } from './stored-event.js';
 
 export interface LiveRouteOptions {
   keepAliveMs?: number;
@@ -100,7 +101,7 @@ class LiveSubscriber {
     clearInterval(this.timer);
   }
 
-  private accept(e: CaptureEvent | StoredEvent): boolean {
+  private accept(e: CaptureEvent | CapturedLeg): boolean {
     const f = this.filter;
     if (f.server !== undefined && e.server !== f.server) return false;
     if (f.session !== undefined && e.session !== f.session) return false;
@@ -145,17 +146,20 @@ class LiveSubscriber {
       }
       for (const e of batch) {
         this.last = e.seq;
-        if (this.accept(e)) this.send(e.seq, eventLine(e, false));
+        if (this.accept(e)) this.send(e.seq, legJson(e));
       }
       if (this.res.writableNeedDrain) await drained(this.res);
     }
   }
 
   private live(e: StoredEvent): void {
-    if (this.closed || e.seq <= this.last) return;
-    this.last = e.seq;
-    if (!this.accept(e)) return;
-    this.send(e.seq, eventLine(e, false));
+    if (this.closed || e.lastSeq <= this.last) return;
+    if (e.seq > this.last && this.accept(e)) this.send(e.seq, legJson(e));
+    if (e.paired) {
+      const twin = e.twin();
+      if (this.accept(twin)) this.send(twin.seq, legJson(twin));
+    }
+    this.last = e.lastSeq;
     if (this.res.writableLength > (this.options.maxBufferedBytes ?? 16 * 1024 * 1024)) {
       // Too far behind: drop the connection; the client resumes from its cursor.
       this.stop();

@@ -5,19 +5,20 @@
  * kept as a summary only; its events are still in the history files.
  */
 import type { InspectorSession } from '../../../shared/api/inspector-contract.js';
-import { SeqRing } from './ring.js';
+import { EventRing } from './event-ring.js';
 import type { SessionRecord } from './session-record.js';
 import type { InspectorLimits } from './settings.js';
-import type { StoredEvent } from './stored-event.js';
+import type { CapturedLeg, StoredEvent } from './stored-event.js';
 
 export class MemoryStore {
-  readonly all = new SeqRing<StoredEvent>();
+  readonly all = new EventRing();
   /** Sessions with a live record (pairing state, recent events). */
   readonly sessions = new Map<string, SessionRecord>();
   /** Sessions known by their summary only (past ones, and those read from history). */
   readonly past = new Map<string, InspectorSession>();
+  /** Bytes the events hold (their lines in the line log, and the objects). */
   bytes = 0;
-  /** Events evicted by the caps since the engine started. */
+  /** Events (legs) evicted by the caps since the engine started. */
   evicted = 0;
 
   constructor(private readonly limits: Pick<InspectorLimits, 'maxEvents' | 'maxEventsPerSession' | 'maxMemoryBytes' | 'maxSessions'>) {}
@@ -26,10 +27,10 @@ export class MemoryStore {
     this.all.push(e);
     record.events.push(e);
     this.bytes += e.memBytes;
-    if (record.events.length > this.limits.maxEventsPerSession) record.events.shift();
-    while (this.all.length > this.limits.maxEvents || (this.bytes > this.limits.maxMemoryBytes && this.all.length > 1)) {
+    while (record.events.length > this.limits.maxEventsPerSession && record.events.entries > 1) record.events.shift();
+    while (this.all.length > this.limits.maxEvents || (this.bytes > this.limits.maxMemoryBytes && this.all.entries > 1)) {
       const old = this.all.shift()!;
-      this.evicted++;
+      this.evicted += old.legs;
       this.bytes -= old.memBytes;
       const owner = this.sessions.get(old.session);
       if (!owner) continue;
@@ -59,8 +60,8 @@ export class MemoryStore {
     return record ? record.summary(true) : this.past.get(id);
   }
 
-  /** A stored event by seq, if still in memory. */
-  find(seq: number): StoredEvent | undefined {
+  /** A stored event's leg by seq, if still in memory. */
+  find(seq: number): CapturedLeg | undefined {
     return this.all.find(seq);
   }
 

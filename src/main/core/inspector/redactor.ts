@@ -33,6 +33,8 @@ export class Redactor {
   private readonly nameCache = new Map<string, boolean>();
   /** The longest needle: how far past a cut a secret can reach. */
   maxNeedle = 0;
+  /** Changes whenever the secrets or names change (what was redacted before may differ now). */
+  version = 0;
 
   /** Replaces the values of one source (`store`, `token`, `config`, `server:<id>`). */
   setSource(source: string, values: SecretValue[]): void {
@@ -44,6 +46,7 @@ export class Redactor {
   setSecretNames(names: readonly string[]): void {
     this.extraNames = new Set(names.map((n) => n.toLowerCase()));
     this.nameCache.clear();
+    this.version++;
   }
 
   isSecretName(name: string): boolean {
@@ -147,6 +150,7 @@ export class Redactor {
     needles.sort((a, b) => b.find.length - a.find.length);
     this.needles = needles;
     this.maxNeedle = needles[0]?.find.length ?? 0;
+    this.version++;
   }
 }
 

@@ -3,10 +3,11 @@
  * version and capabilities, the transports, its state, counts, bytes, its recent events (a ring)
  * and its exchanges. Built from events only, so it can be rebuilt from history.
  */
-import type { CaptureHttp, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
+import type { CaptureLeg, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
+import { EventRing } from './event-ring.js';
 import { ExchangeTracker } from './exchange-tracker.js';
-import { SeqRing } from './ring.js';
-import { sessionRef, type SessionRef, type StoredEvent } from './stored-event.js';
+import type { HttpMemo } from './http-capture.js';
+import { otherLeg, sessionRef, type SessionRef, type StoredEvent } from './stored-event.js';
 
 export interface SessionIdentity {
   id: string;
@@ -26,7 +27,8 @@ function object(v: unknown): Record<string, unknown> | undefined {
 }
 
 function parsed(e: StoredEvent): unknown {
-  return e.json === undefined ? undefined : JSON.parse(e.json);
+  const json = e.json;
+  return json === undefined ? undefined : JSON.parse(json);
 }
 
 function info(v: unknown): { name: string; version?: string } | undefined {
@@ -35,8 +37,13 @@ function info(v: unknown): { name: string; version?: string } | undefined {
   return typeof o.version === 'string' ? { name: o.name, version: o.version } : { name: o.name };
 }
 
+/** The event is on this leg (a pair is on both). */
+function onLeg(e: StoredEvent, leg: CaptureLeg): boolean {
+  return e.leg === leg || (e.paired && otherLeg(e.leg) === leg);
+}
+
 export class SessionRecord {
-  readonly events = new SeqRing<StoredEvent>();
+  readonly events = new EventRing();
   readonly tracker: ExchangeTracker;
   state: InspectorSessionState = 'live';
   endedAt: number | undefined;
@@ -57,7 +64,7 @@ export class SessionRecord {
   /** Where dropped items are counted (the session's tap), read live. */
   dropCounter: { readonly dropped: number } | undefined;
   /** The last client request's HTTP details (redacted), shared while they stay the same. */
-  lastHttp: { http: CaptureHttp; json: string } | undefined;
+  lastHttp: HttpMemo | undefined;
   /** Shared by every event of this session. */
   readonly ref: SessionRef;
   /** The id of the client's own initialize request, to recognise its answer. */
@@ -82,11 +89,16 @@ export class SessionRecord {
    */
   note(e: StoredEvent): boolean {
     this.firstSeq ??= e.seq;
-    this.lastSeq = e.seq;
+    this.lastSeq = e.lastSeq;
     if (e.leg && e.direction && (e.kind === 'request' || e.kind === 'response' || e.kind === 'notification')) {
       const dir = e.direction === 'to-server' ? 'toServer' : 'toClient';
       this.messages[e.leg][dir]++;
       this.bytes[e.leg][dir] += e.size;
+      if (e.paired) {
+        const other = otherLeg(e.leg)!;
+        this.messages[other][dir]++;
+        this.bytes[other][dir] += e.size;
+      }
     }
     if (e.kind === 'stderr' && e.text !== undefined) {
       this.stderrLines++;
@@ -95,7 +107,7 @@ export class SessionRecord {
     }
     // The client's own initialize (in a debug session the hub is the client), not a replayed one.
     if (e.kind === 'request' && e.method === 'initialize' && (e.origin !== 'hub' || this.identity.debug)) {
-      if (e.leg === 'client' || this.initializeId === undefined) {
+      if (onLeg(e, 'client') || this.initializeId === undefined) {
         const params = object(object(parsed(e))?.params);
         this.initializeId = e.id ?? undefined;
         const client = info(params?.clientInfo);
@@ -104,7 +116,7 @@ export class SessionRecord {
         if (typeof params?.protocolVersion === 'string') this.protocolVersion ??= params.protocolVersion;
       }
     }
-    if (e.kind === 'response' && e.leg === 'client' && e.id === this.initializeId && this.initializeId !== undefined) {
+    if (e.kind === 'response' && onLeg(e, 'client') && e.id === this.initializeId && this.initializeId !== undefined) {
       const answer = object(parsed(e));
       const result = object(answer?.result);
       if (result) {

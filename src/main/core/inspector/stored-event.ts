@@ -1,8 +1,13 @@
 /**
- * A captured event as the inspector keeps it: the message as (redacted) JSON text, never
- * re-parsed until someone reads it. The same text object is shared by the two legs of a message
- * that the hub passed through unchanged, and written to disk once (`same` points at the first).
- * Serialisation is by hand and from cached pieces: it runs for every captured message.
+ * A captured event as the inspector keeps it in memory. Two things keep it cheap, since one is
+ * made for every message the hub moves:
+ *
+ * - The message text is not a JavaScript string: it is bytes in the line log (line-log.ts),
+ *   written once, and decoded only when someone reads it.
+ * - A message the hub passed through unchanged (per-session stdio: the very text that came in
+ *   on one leg goes out on the other) is one event for both legs, a *pair*: the second leg has
+ *   the next seq and only its own time (`twinUs`). Readers see two legs (`CapturedLeg`): the
+ *   event itself, and a `TwinLeg` view made when read.
  */
 import type {
   CaptureDirection,
@@ -20,14 +25,30 @@ export interface SessionRef {
   readonly id: string;
   readonly server: string;
   readonly prefix: string;
+  /** `prefix` encoded, for the line log; and followed by `,"time":`. */
+  readonly prefixBytes: Buffer;
+  readonly prefixTimeBytes: Buffer;
 }
 
 export function sessionRef(id: string, server: string): SessionRef {
-  return { id, server, prefix: `,"session":${JSON.stringify(id)},"server":${JSON.stringify(server)}` };
+  const prefix = `,"session":${JSON.stringify(id)},"server":${JSON.stringify(server)}`;
+  return { id, server, prefix, prefixBytes: Buffer.from(prefix), prefixTimeBytes: Buffer.from(`${prefix},"time":`) };
 }
 
-/** Per-event memory besides the message text (the event object, ring slots). */
-export const EVENT_OVERHEAD = 160;
+/** An HTTP exchange's details, with their JSON encoded once (shared while they stay the same). */
+export interface HttpRef {
+  readonly http: CaptureHttp;
+  readonly json: string;
+  readonly bytes: Buffer;
+}
+
+export function httpRef(http: CaptureHttp): HttpRef {
+  const json = JSON.stringify(http);
+  return { http, json, bytes: Buffer.from(json) };
+}
+
+/** Per-event memory besides its bytes in the line log (the event object, ring slots). */
+export const EVENT_OVERHEAD = 120;
 
 const LEGS = ['', 'client', 'upstream'] as const;
 const DIRECTIONS = ['', 'to-server', 'to-client'] as const;
@@ -38,49 +59,117 @@ const LEG_INDEX = index(LEGS);
 const DIRECTION_INDEX = index(DIRECTIONS);
 const ORIGIN_INDEX = index(ORIGINS);
 const KIND_INDEX = index(KINDS);
-/** For each route number: its parts, and `,"leg":…,"direction":…,"origin":…,"kind":…` built once. */
-const ROUTES: Array<{ leg: CaptureLeg | undefined; direction: CaptureDirection | undefined; origin: CaptureOrigin; kind: CaptureKind; json: string }> = [];
-for (const leg of LEGS)
-  for (const direction of DIRECTIONS)
-    for (const origin of ORIGINS)
-      for (const kind of KINDS) {
-        const json = (leg ? `,"leg":"${leg}"` : '') + (direction ? `,"direction":"${direction}"` : '') + `,"origin":"${origin}","kind":"${kind}"`;
-        ROUTES.push({ leg: leg || undefined, direction: direction || undefined, origin, kind, json });
-      }
+
+interface Route {
+  leg: CaptureLeg | undefined;
+  direction: CaptureDirection | undefined;
+  origin: CaptureOrigin;
+  kind: CaptureKind;
+  /** `,"leg":…,"direction":…,"origin":…,"kind":…`, and encoded. */
+  json: string;
+  bytes: Buffer;
+  /** The same route on the other leg. */
+  twin: number;
+}
 
 /** Leg, direction, origin and kind as one small number: four fields less in every event. */
 export function routeOf(leg: CaptureLeg | undefined, direction: CaptureDirection | undefined, origin: CaptureOrigin, kind: CaptureKind): number {
   return ((LEG_INDEX[leg ?? '']! * DIRECTIONS.length + DIRECTION_INDEX[direction ?? '']!) * ORIGINS.length + ORIGIN_INDEX[origin]!) * KINDS.length + KIND_INDEX[kind]!;
 }
 
+export const ROUTES: Route[] = [];
+for (const leg of LEGS)
+  for (const direction of DIRECTIONS)
+    for (const origin of ORIGINS)
+      for (const kind of KINDS) {
+        const json = (leg ? `,"leg":"${leg}"` : '') + (direction ? `,"direction":"${direction}"` : '') + `,"origin":"${origin}","kind":"${kind}"`;
+        const other = leg === 'client' ? 'upstream' : leg === 'upstream' ? 'client' : undefined;
+        ROUTES.push({ leg: leg || undefined, direction: direction || undefined, origin, kind, json, bytes: Buffer.from(json), twin: routeOf(other, direction || undefined, origin, kind) });
+      }
+
+export const otherLeg = (leg: CaptureLeg | undefined): CaptureLeg | undefined => (leg === 'client' ? 'upstream' : leg === 'upstream' ? 'client' : undefined);
+
+/** One leg of a captured event, as every reader sees it. */
+export interface CapturedLeg {
+  readonly seq: number;
+  readonly time: number;
+  readonly session: string;
+  readonly server: string;
+  readonly ref: SessionRef;
+  readonly route: number;
+  readonly leg: CaptureLeg | undefined;
+  readonly direction: CaptureDirection | undefined;
+  readonly origin: CaptureOrigin;
+  readonly kind: CaptureKind;
+  readonly method: string | undefined;
+  readonly id: string | number | null | undefined;
+  /** UTF-8 bytes of the message as it crossed. */
+  readonly size: number;
+  /** Valid JSON: the redacted message, or a JSON string holding a truncated prefix (decoded on each read). */
+  readonly json: string | undefined;
+  readonly truncated: boolean | undefined;
+  readonly text: string | undefined;
+  readonly note: string | undefined;
+  readonly httpRef: HttpRef | undefined;
+  readonly http: CaptureHttp | undefined;
+  /** Exchanges this leg completed. */
+  readonly exchanges: ExchangeSummary[] | undefined;
+  readonly sessionInfo: InspectorSession | undefined;
+}
+
 interface Rare {
   text?: string;
   note?: string;
-  truncated?: boolean;
   sessionInfo?: InspectorSession;
 }
 
+export function completedList(completed: ExchangeSummary | ExchangeSummary[] | undefined): ExchangeSummary[] | undefined {
+  return completed === undefined || Array.isArray(completed) ? completed : [completed];
+}
+
+const METHODS = new Map<string, string>();
 /**
- * One class, every field set in the constructor (one hidden class), and as few fields as can
- * be: the inspector keeps up to hundreds of thousands, and each one the garbage collector copies.
+ * One string per method name: each parsed message brings its own copy, and events and
+ * exchanges keep the name (a bounded cache: methods are few).
+ */
+export function internMethod(method: string): string {
+  const known = METHODS.get(method);
+  if (known !== undefined) return known;
+  if (METHODS.size < 1000) METHODS.set(method, method);
+  return method;
+}
+
+/** `flags`: the exchanges completed belong to the second leg of the pair. */
+export const TWIN_COMPLETES = 1;
+const TRUNCATED = 2;
+
+/**
+ * One class, every field set in the constructor (one hidden class), and as few fields as can be:
+ * the inspector keeps up to a hundred thousand, and the garbage collector copies each one.
  * Fields most events lack live in `rare`.
  */
-export class StoredEvent {
+export class StoredEvent implements CapturedLeg {
   method: string | undefined = undefined;
   id: string | number | null | undefined = undefined;
   size = 0;
-  /** Valid JSON: the redacted message, or a JSON string holding a truncated prefix. */
-  json: string | undefined = undefined;
-  /** HTTP details and their JSON, shared by the messages of a session while they stay the same. */
-  httpRef: { http: CaptureHttp; json: string } | undefined = undefined;
-  exchanges: ExchangeSummary[] | undefined = undefined;
-  /** An earlier event with the very same text. */
-  sameAs: number | undefined = undefined;
+  httpRef: HttpRef | undefined = undefined;
+  /** Exchanges this event completed (on its second leg when `flags` has TWIN_COMPLETES); mostly one. */
+  completed: ExchangeSummary | ExchangeSummary[] | undefined = undefined;
+  /** The message: bytes [start, end) of `data`, a buffer of the line log. */
+  data: Buffer | undefined = undefined;
+  start = 0;
+  end = 0;
+  /** Bytes this event takes in the line log (its history line, or its message). */
+  logBytes = 0;
+  /** A pair: µs from the first leg to the second (which has seq + 1); -1 for a single leg. */
+  twinUs = -1;
+  flags = 0;
   private rare: Rare | undefined = undefined;
 
   constructor(
     readonly seq: number,
     readonly ref: SessionRef,
+    /** Epoch ms, to the µs. */
     readonly time: number,
     readonly route: number,
   ) {}
@@ -106,6 +195,18 @@ export class StoredEvent {
   get http(): CaptureHttp | undefined {
     return this.httpRef?.http;
   }
+  get json(): string | undefined {
+    return this.data === undefined || this.end === this.start ? undefined : this.data.toString('utf8', this.start, this.end);
+  }
+  get exchanges(): ExchangeSummary[] | undefined {
+    return (this.flags & TWIN_COMPLETES) === 0 ? completedList(this.completed) : undefined;
+  }
+  get truncated(): boolean | undefined {
+    return (this.flags & TRUNCATED) !== 0 ? true : undefined;
+  }
+  set truncated(truncated: boolean | undefined) {
+    this.flags = truncated ? this.flags | TRUNCATED : this.flags & ~TRUNCATED;
+  }
   get text(): string | undefined {
     return this.rare?.text;
   }
@@ -118,100 +219,144 @@ export class StoredEvent {
   set note(note: string | undefined) {
     (this.rare ??= {}).note = note;
   }
-  get truncated(): boolean | undefined {
-    return this.rare?.truncated;
-  }
-  set truncated(truncated: boolean | undefined) {
-    (this.rare ??= {}).truncated = truncated;
-  }
   get sessionInfo(): InspectorSession | undefined {
     return this.rare?.sessionInfo;
   }
   set sessionInfo(info: InspectorSession | undefined) {
     (this.rare ??= {}).sessionInfo = info;
   }
-  /** Memory this event holds (its text counts only where it is not shared). */
+  get paired(): boolean {
+    return this.twinUs >= 0;
+  }
+  /** 2 for a pair, else 1. */
+  get legs(): number {
+    return this.twinUs >= 0 ? 2 : 1;
+  }
+  /** The seq of the last leg. */
+  get lastSeq(): number {
+    return this.twinUs >= 0 ? this.seq + 1 : this.seq;
+  }
+  get twinTime(): number {
+    return (Math.round(this.time * 1000) + this.twinUs) / 1000;
+  }
+  /** The second leg of a pair, as a leg of its own (made on each call: readers only). */
+  twin(): TwinLeg {
+    return new TwinLeg(this);
+  }
+  /** Memory this event holds. */
   get memBytes(): number {
-    return EVENT_OVERHEAD + (this.sameAs === undefined ? (this.json?.length ?? 0) : 0) + (this.rare?.text?.length ?? 0);
+    return EVENT_OVERHEAD + this.logBytes + (this.rare?.text?.length ?? 0);
   }
 }
 
-const str = JSON.stringify;
-const METHODS = new Map<string, string>();
-
-function methodPart(method: string): string {
-  let part = METHODS.get(method);
-  if (part === undefined) {
-    part = `,"method":${str(method)}`;
-    if (METHODS.size < 1000) METHODS.set(method, part);
+/** The second leg of a pair: the same message, on the other leg, one seq later. */
+export class TwinLeg implements CapturedLeg {
+  constructor(readonly base: StoredEvent) {}
+  get seq(): number {
+    return this.base.seq + 1;
   }
-  return part;
-}
-
-/** Numbers that may be missing, as JSON members (`,"name":value`), in one place. */
-function num(name: string, value: number | undefined): string {
-  return value === undefined ? '' : `,"${name}":${value}`;
+  get time(): number {
+    return this.base.twinTime;
+  }
+  get session(): string {
+    return this.base.session;
+  }
+  get server(): string {
+    return this.base.server;
+  }
+  get ref(): SessionRef {
+    return this.base.ref;
+  }
+  get route(): number {
+    return ROUTES[this.base.route]!.twin;
+  }
+  get leg(): CaptureLeg | undefined {
+    return otherLeg(this.base.leg);
+  }
+  get direction(): CaptureDirection | undefined {
+    return this.base.direction;
+  }
+  get origin(): CaptureOrigin {
+    return this.base.origin;
+  }
+  get kind(): CaptureKind {
+    return this.base.kind;
+  }
+  get method(): string | undefined {
+    return this.base.method;
+  }
+  get id(): string | number | null | undefined {
+    return this.base.id;
+  }
+  get size(): number {
+    return this.base.size;
+  }
+  get json(): string | undefined {
+    return this.base.json;
+  }
+  get truncated(): boolean | undefined {
+    return this.base.truncated;
+  }
+  get text(): string | undefined {
+    return undefined;
+  }
+  get note(): string | undefined {
+    return undefined;
+  }
+  get httpRef(): HttpRef | undefined {
+    return undefined;
+  }
+  get http(): CaptureHttp | undefined {
+    return undefined;
+  }
+  get exchanges(): ExchangeSummary[] | undefined {
+    return (this.base.flags & TWIN_COMPLETES) !== 0 ? completedList(this.base.completed) : undefined;
+  }
+  get sessionInfo(): InspectorSession | undefined {
+    return undefined;
+  }
 }
 
 /**
- * An exchange summary as JSON, by hand (JSON.stringify of the class is several times slower,
- * and one is written with every response). Session ids are hex and server ids are restricted
- * to URL-safe characters (SERVER_ID_PATTERN), so neither needs escaping.
+ * An exchange as the API returns it: a plain object with the contract's fields (the tracker's
+ * derives some and keeps private pairing state).
  */
-export function exchangeJson(x: ExchangeSummary): string {
-  let s = `{"id":"${x.id}","session":"${x.session}","server":"${x.server}"`;
-  if (x.client !== undefined) s += `,"client":${str(x.client)}`;
-  s += `,"requester":"${x.requester}","requestId":${typeof x.requestId === 'number' ? x.requestId : str(x.requestId)}${methodPart(x.method)},"status":"${x.status}","startedAt":${x.startedAt}`;
-  s += num('endedAt', x.endedAt) + num('latencyMs', x.latencyMs) + num('upstreamLatencyMs', x.upstreamLatencyMs) + `,"requestSeq":${x.requestSeq}`;
-  s += num('responseSeq', x.responseSeq) + num('cancelSeq', x.cancelSeq) + num('lateResponseSeq', x.lateResponseSeq);
-  s += `,"progress":${x.progress.length === 0 ? '[]' : str(x.progress)},"progressCount":${x.progressCount}`;
-  if (x.error !== undefined) s += `,"error":${str(x.error)}`;
-  if (x.reason !== undefined) s += `,"reason":${str(x.reason)}`;
-  return s + '}';
+export function exchangeSummary(x: ExchangeSummary): ExchangeSummary {
+  const out = { id: x.id, session: x.session, server: x.server } as ExchangeSummary;
+  if (x.client !== undefined) out.client = x.client;
+  out.requester = x.requester;
+  out.requestId = x.requestId;
+  out.method = x.method;
+  out.status = x.status;
+  out.startedAt = x.startedAt;
+  if (x.endedAt !== undefined) out.endedAt = x.endedAt;
+  if (x.latencyMs !== undefined) out.latencyMs = x.latencyMs;
+  if (x.upstreamLatencyMs !== undefined) out.upstreamLatencyMs = x.upstreamLatencyMs;
+  out.requestSeq = x.requestSeq;
+  if (x.responseSeq !== undefined) out.responseSeq = x.responseSeq;
+  if (x.cancelSeq !== undefined) out.cancelSeq = x.cancelSeq;
+  if (x.lateResponseSeq !== undefined) out.lateResponseSeq = x.lateResponseSeq;
+  out.progress = [...x.progress];
+  out.progressCount = x.progressCount;
+  if (x.error !== undefined) out.error = x.error;
+  if (x.reason !== undefined) out.reason = x.reason;
+  return out;
 }
 
-/** The event's JSON up to (not including) its message and closing brace. */
-export function eventHead(e: StoredEvent): string {
-  let s = `{"seq":${e.seq}${e.ref.prefix},"time":${e.time}${ROUTES[e.route]!.json}`;
-  if (e.method !== undefined) s += methodPart(e.method);
-  if (e.id !== undefined) s += `,"id":${typeof e.id === 'number' ? e.id : str(e.id)}`;
-  s += `,"size":${e.size}`;
-  if (e.truncated) s += ',"truncated":true';
-  if (e.text !== undefined) s += `,"text":${str(e.text)}`;
-  if (e.note !== undefined) s += `,"note":${str(e.note)}`;
-  if (e.httpRef !== undefined) s += `,"http":${e.httpRef.json}`;
-  if (e.exchanges !== undefined) s += `,"exchanges":[${e.exchanges.length === 1 ? exchangeJson(e.exchanges[0]!) : e.exchanges.map(exchangeJson).join(',')}]`;
-  if (e.sessionInfo !== undefined) s += `,"sessionInfo":${str(e.sessionInfo)}`;
-  return s;
-}
-
-/**
- * One line of JSON (no newline inside): the event with its message spliced in as text, so the
- * message is never parsed and re-serialised. On disk a repeated message is written as `same`.
- */
-export function eventLine(e: StoredEvent, disk: boolean): string {
-  return eventHead(e) + eventTail(e, disk);
-}
-
-/** What follows the head: the message (or a reference to it) and the closing brace. */
-export function eventTail(e: StoredEvent, disk: boolean): string {
-  if (e.json === undefined) return '}';
-  return disk && e.sameAs !== undefined ? `,"same":${e.sameAs}}` : `,"message":${e.json}}`;
-}
-
-/** The event as the API returns it. */
-export function toApiEvent(e: StoredEvent): CaptureEvent {
+/** A leg as the API returns it. */
+export function toApiEvent(e: CapturedLeg): CaptureEvent {
   const out: CaptureEvent = { seq: e.seq, session: e.session, server: e.server, time: e.time, origin: e.origin, kind: e.kind, size: e.size };
   if (e.leg !== undefined) out.leg = e.leg;
   if (e.direction !== undefined) out.direction = e.direction;
   if (e.method !== undefined) out.method = e.method;
   if (e.id !== undefined) out.id = e.id;
-  if (e.json !== undefined) out.message = parseOr(e.json);
+  const json = e.json;
+  if (json !== undefined) out.message = parseOr(json);
   if (e.truncated) out.truncated = true;
   if (e.text !== undefined) out.text = e.text;
   if (e.note !== undefined) out.note = e.note;
   if (e.http !== undefined) out.http = e.http;
-  if (e.exchanges !== undefined) out.exchanges = e.exchanges.map((x) => ({ ...x, progress: [...x.progress] }));
+  if (e.exchanges !== undefined) out.exchanges = e.exchanges.map(exchangeSummary);
   if (e.sessionInfo !== undefined) out.sessionInfo = e.sessionInfo;
   return out;
 }
@@ -224,22 +369,35 @@ function parseOr(json: string): unknown {
   }
 }
 
+type LineValue = CaptureEvent & { same?: number; twin?: { seq?: unknown; time?: unknown; exchanges?: CaptureEvent['exchanges'] } };
+
 /**
- * An event read back from a history line. `resolve` finds the message of an earlier event that a
- * `same` reference points at.
+ * The events of a history line: one, or two for a pair (`"twin":{"seq":…,"time":…}`: the same
+ * message on the other leg). `resolve` finds the message of an earlier event that a `same`
+ * reference points at (files written by earlier versions).
  */
-export function eventFromLine(line: string, resolve?: (seq: number) => unknown): CaptureEvent | undefined {
-  let value: (CaptureEvent & { same?: number }) | undefined;
+export function eventsFromLine(line: string, resolve?: (seq: number) => unknown): CaptureEvent[] {
+  let value: LineValue | undefined;
   try {
-    value = JSON.parse(line) as CaptureEvent & { same?: number };
+    value = JSON.parse(line) as LineValue;
   } catch {
-    return undefined;
+    return [];
   }
-  if (typeof value?.seq !== 'number') return undefined;
+  if (typeof value?.seq !== 'number') return [];
   if (value.same !== undefined) {
     const message = resolve?.(value.same);
     if (message !== undefined) value.message = message;
     delete value.same;
   }
-  return value;
+  const twin = value.twin;
+  if (twin === undefined) return [value];
+  delete value.twin;
+  if (typeof twin.seq !== 'number' || typeof twin.time !== 'number') return [value];
+  const second: CaptureEvent = { ...value, seq: twin.seq, time: twin.time };
+  const leg = otherLeg(value.leg);
+  if (leg !== undefined) second.leg = leg;
+  delete second.http;
+  delete second.exchanges;
+  if (twin.exchanges !== undefined) second.exchanges = twin.exchanges;
+  return [value, second];
 }

@@ -9,6 +9,7 @@
  * the data dir's secret store, so a sign-in is remembered from one run to the next.
  */
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import type { Logger } from '../log/logger.js';
 import type { OpenUrl } from '../oauth/openers.js';
 import { dataPaths } from '../paths.js';
 import { readHubToken } from './hub-endpoint.js';
+import { delay } from './response-reader.js';
 import { runStdioRelay, type RelayOutput } from './stdio-relay.js';
 
 export interface RemoteRelayFlags {
@@ -69,6 +71,9 @@ export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
   ]);
   const { serverId, config } = urlRelayConfig(options);
   const home = await mkdtemp(path.join(os.tmpdir(), 'patchbay-relay-'));
+  // The temp dir holds the embedded hub's token: it goes even when shutdown is cut short.
+  const removeHome = (): void => rmSync(home, { recursive: true, force: true });
+  process.once('exit', removeHome);
   const secrets = await FileSecretStore.open(dataPaths(options.dataDir).secretsFile);
   let engine: Awaited<ReturnType<typeof startEngine>> | undefined;
   try {
@@ -92,11 +97,23 @@ export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
       endpoint: { get: async () => ({ url, token }), invalidate: () => undefined },
     });
   } finally {
-    await engine?.close();
+    // Clients give a relay a moment after closing stdin, then SIGTERM it. The signal must not
+    // cut the cleanup short (that would leave the temp dir and its token behind), and a remote
+    // that is slow to let go must not keep the process: the close is bounded.
+    const hurry = (): void => removeHome();
+    process.on('SIGTERM', hurry);
+    process.on('SIGINT', hurry);
+    await Promise.race([engine?.close(), delay(SHUTDOWN_MS)]);
     await secrets.close();
     await rm(home, { recursive: true, force: true });
+    process.off('exit', removeHome);
+    process.off('SIGTERM', hurry);
+    process.off('SIGINT', hurry);
   }
 }
+
+/** Longest wait for the embedded engine to close (it DELETEs the remote session, bounded at 2 s). */
+const SHUTDOWN_MS = 3000;
 
 /**
  * The platform opener (prints the URL to stderr, then `open` / `xdg-open` / `start`), except that

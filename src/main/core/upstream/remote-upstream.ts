@@ -62,6 +62,8 @@ interface Pending {
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 const REINIT_PREFIX = 'patchbay-reinit-';
+/** How long messages after `notifications/initialized` wait for the standalone GET stream. */
+const STANDALONE_STREAM_WAIT_MS = 2000;
 
 function isInitialize(m: JsonRpcMessage): m is JsonRpcRequest {
   return isRequest(m) && m.method === 'initialize';
@@ -89,6 +91,9 @@ export class RemoteUpstream implements UpstreamConnection {
   private readonly pending = new Map<string, Pending>();
   /** Answers to the engine's own requests (replayed initialize), by id key. */
   private readonly internal = new Map<string, (message: JsonRpcMessage) => void>();
+  /** Messages after `notifications/initialized` wait on this (see holdUntilStandaloneStream). */
+  private gate: Promise<void> | undefined;
+  private standaloneSettled: (() => void) | undefined;
 
   constructor(private readonly opts: RemoteUpstreamOptions) {
     this.url = new URL(opts.url);
@@ -112,9 +117,40 @@ export class RemoteUpstream implements UpstreamConnection {
       }
     }
     if (this.isClosed) return;
-    void this.dispatch(message, 0).then(() => {
-      if (isNotification(message) && message.method === 'notifications/cancelled') this.cancelled(message.params?.requestId);
+    if (isNotification(message) && message.method === 'notifications/initialized' && this.kind === 'streamable-http') {
+      this.holdUntilStandaloneStream(this.dispatch(message, 0));
+      return;
+    }
+    const go = (): Promise<void> =>
+      this.dispatch(message, 0).then(() => {
+        if (isNotification(message) && message.method === 'notifications/cancelled') this.cancelled(message.params?.requestId);
+      });
+    void (this.gate ? this.gate.then(go) : go());
+  }
+
+  /**
+   * A server built on the SDK sends server-initiated requests (elicitation, sampling) on the
+   * standalone GET stream and drops them when that stream is not open yet. The client transport
+   * opens it only after `notifications/initialized` was accepted, without waiting, so the next
+   * call could reach the server first and its elicitation would be lost. Later messages therefore
+   * wait until the initialized POST is done and the GET has been answered (or refused), at most
+   * STANDALONE_STREAM_WAIT_MS.
+   */
+  private holdUntilStandaloneStream(sent: Promise<void>): void {
+    const answered = new Promise<void>((resolve) => {
+      const timer = setTimeout(done, STANDALONE_STREAM_WAIT_MS);
+      timer.unref();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.standaloneSettled = done;
     });
+    const gate: Promise<void> = sent.then(() => answered).finally(() => {
+      if (this.gate === gate) this.gate = undefined;
+      this.standaloneSettled = undefined;
+    });
+    this.gate = gate;
   }
 
   private armInitializeTimer(entry: Pending): void {
@@ -343,12 +379,13 @@ export class RemoteUpstream implements UpstreamConnection {
 
   /** The links' fetch: reports each exchange to the inspector when it listens. */
   private async fetch(url: string | URL, init?: RequestInit): Promise<Response> {
-    if (!this.onhttp) return this.opts.fetch(url, init);
+    const standalone = (init?.method ?? 'GET').toUpperCase() === 'GET' ? this.standaloneSettled : undefined;
     let res: Response | undefined;
     try {
       res = await this.opts.fetch(url, init);
       return res;
     } finally {
+      standalone?.();
       this.onhttp?.(exchangeOf(url, init, res, Object.keys(this.opts.headers)));
     }
   }
