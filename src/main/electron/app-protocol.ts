@@ -9,23 +9,13 @@ import type { CustomScheme } from 'electron';
 import { resolveInside } from '../core/ui/static-files.js';
 import { APP_HOST, APP_SCHEME } from './app-origin.js';
 import { DESKTOP_RESPONSE_HEADERS } from './csp.js';
+import { contentTypeOf } from '../core/ui/static-files.js';
 
 export const APP_SCHEME_PRIVILEGES: CustomScheme = {
   scheme: APP_SCHEME,
   privileges: { standard: true, secure: true },
 };
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-};
 
 /** The handler for `protocol.handle('app', …)`. */
 export function appProtocolHandler(rendererRoot: string): (request: Request) => Promise<Response> {
@@ -36,7 +26,7 @@ export function appProtocolHandler(rendererRoot: string): (request: Request) => 
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'method not allowed');
     const relative = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
     const file = resolveInside(root, relative);
-    const type = file ? TYPES[path.extname(file).toLowerCase()] : undefined;
+    const type = file ? contentTypeOf(file) : undefined;
     if (!file || !type) return text(404, 'not found');
     let body: Buffer;
     try {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { errCode } from '../fs/err-code.js';
+import { scrubSecrets } from './scrub-secrets.js';
 import { addLogScrubber, createLogger } from '../log/logger.js';
 import { SECRET_NAME_PATTERN, type SecretStore } from './secret-store.js';
 
@@ -19,7 +20,6 @@ const fileSchema = z.object({
 });
 
 /** Shorter values would mask ordinary words and numbers all over the logs. */
-const MIN_SCRUB_LENGTH = 4;
 const isWindows = process.platform === 'win32';
 
 export class SecretStoreError extends Error {
@@ -100,20 +100,9 @@ export class FileSecretStore implements SecretStore {
     this.unregisterScrubber = undefined;
   }
 
-  /** Mask every known value (longest first, so a value containing another is masked whole). */
+  /** Mask every known value (see scrubSecrets). */
   scrub(text: string): string {
-    const entries = [...this.secrets]
-      .filter(([, v]) => v.length >= MIN_SCRUB_LENGTH)
-      .sort((a, b) => b[1].length - a[1].length);
-    let out = text;
-    for (const [name, value] of entries) {
-      const mask = `[secret:${name}]`;
-      out = out.split(value).join(mask);
-      // The logger scrubs JSON-encoded fields too, where quotes and backslashes appear escaped.
-      const encoded = JSON.stringify(value).slice(1, -1);
-      if (encoded !== value) out = out.split(encoded).join(mask);
-    }
-    return out;
+    return scrubSecrets(this.secrets, text);
   }
 
   private async load(): Promise<void> {

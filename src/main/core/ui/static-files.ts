@@ -21,6 +21,11 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** The Content-Type of a renderer file by its extension; undefined for one the UI never ships. */
+export function contentTypeOf(file: string): string | undefined {
+  return TYPES[path.extname(file).toLowerCase()];
+}
+
 /**
  * Where the built UI is: `<repo>/dist/renderer`. This module sits four levels below the package
  * root both as source (src/main/core/ui) and compiled (dist/main/core/ui), so one path serves both.
@@ -60,7 +65,7 @@ export async function sendStatic(res: ServerResponse, file: string, headers: Rec
   } catch {
     return false;
   }
-  const type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const type = contentTypeOf(file) ?? 'application/octet-stream';
   // Vite names built assets by content hash: they never change under the same name.
   const immutable = file.includes(`${path.sep}assets${path.sep}`);
   res.writeHead(200, {

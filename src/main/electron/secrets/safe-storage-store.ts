@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../../core/fs/atomic-write.js';
 import { errCode } from '../../core/fs/err-code.js';
 import { addLogScrubber } from '../../core/log/logger.js';
 import { SecretStoreError } from '../../core/secrets/file-secret-store.js';
+import { scrubSecrets } from '../../core/secrets/scrub-secrets.js';
 import { SECRET_NAME_PATTERN, type SecretStore } from '../../core/secrets/secret-store.js';
 import type { Encryptor } from './encryptor.js';
 
@@ -22,7 +23,6 @@ const fileSchema = z.object({
 });
 
 /** Shorter values would mask ordinary words all over the logs (same rule as the file store). */
-const MIN_SCRUB_LENGTH = 4;
 
 export class SafeStorageSecretStore implements SecretStore {
   /** Decrypted values, kept in memory: the scrubber runs synchronously on every log line. */
@@ -97,15 +97,7 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   scrub(text: string): string {
-    const entries = [...this.values].filter(([, v]) => v.length >= MIN_SCRUB_LENGTH).sort((a, b) => b[1].length - a[1].length);
-    let out = text;
-    for (const [name, value] of entries) {
-      const mask = `[secret:${name}]`;
-      out = out.split(value).join(mask);
-      const encoded = JSON.stringify(value).slice(1, -1);
-      if (encoded !== value) out = out.split(encoded).join(mask);
-    }
-    return out;
+    return scrubSecrets(this.values, text);
   }
 
   /** Reads and decrypts the file; true when the OS asks for values to be encrypted again. */
