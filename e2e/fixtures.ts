@@ -116,10 +116,24 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   }
 }
 
-/** axe on the current screen: no serious or critical violations. */
+/**
+ * axe on the current screen, in the light and in the dark theme (the renderer follows
+ * `prefers-color-scheme`): no serious or critical violations in either. Leaves the page light.
+ */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`).join('\n');
-  expect(serious, `axe found serious problems on ${screen}:\n${summary}`).toEqual([]);
+  try {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      // The theme switch is a media-query change; wait until the page's styles follow it.
+      await expect.poll(() => page.evaluate((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark')).toBe(true);
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const summary = serious
+        .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('\n  ')}`)
+        .join('\n');
+      expect(serious.map((v) => v.id), `axe found serious problems on ${screen} (${colorScheme} theme):\n${summary}`).toEqual([]);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
 }

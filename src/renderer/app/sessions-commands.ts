@@ -8,7 +8,11 @@ import type { Services } from './services.js';
 
 const BATCH_MS = 100;
 const HISTORY_PAGE = 5000;
+/** The first page is small so the first rows show at once; the rest come in large pages. */
+const FIRST_HISTORY_PAGE = 500;
 const LIST_REFRESH_MS = 1000;
+/** One session's record is cheap to fetch: its header keeps closer pace with the rows. */
+const INFO_REFRESH_MS = 250;
 
 export async function loadSessions({ bridge, stores }: Services): Promise<void> {
   const r = await bridge.call('inspector.sessions.list', { limit: 500 });
@@ -38,21 +42,43 @@ function batcher(flush: (events: CaptureEvent[]) => void): { push(e: CaptureEven
   };
 }
 
+/**
+ * Runs `run` at once when it has not run for `ms`, else once when `ms` have passed since it last
+ * ran: counts follow the first traffic after a quiet spell immediately (a trailing-only timer left
+ * the header at "1 calls" for a second while the rows already showed five), and a flood costs one
+ * call per `ms`.
+ */
+function throttle(run: () => void, ms: number): { poke(): void; stop(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = -Infinity;
+  const fire = (): void => {
+    timer = undefined;
+    last = Date.now();
+    run();
+  };
+  return {
+    poke() {
+      timer ??= setTimeout(fire, Math.max(0, last + ms - Date.now()));
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
 /** The list screen: lifecycle changes at once, counts refreshed at most once a second while traffic flows. */
 export function watchSessionsList(services: Services): () => void {
-  let refresh: ReturnType<typeof setTimeout> | undefined;
+  const refresh = throttle(() => void loadSessions(services), LIST_REFRESH_MS);
   const batch = batcher((events) => {
     services.stores.sessions.getState().captureBatchReceived(events.filter((e) => e.sessionInfo));
-    refresh ??= setTimeout(() => {
-      refresh = undefined;
-      void loadSessions(services);
-    }, LIST_REFRESH_MS);
+    refresh.poke();
   });
   const stop = services.bridge.inspectorLive({ view: 'events' }, batch.push, () => void loadSessions(services));
   return () => {
     stop();
     batch.stop();
-    clearTimeout(refresh);
+    refresh.stop();
   };
 }
 
@@ -63,19 +89,15 @@ export function openSession(services: Services, id: string): () => void {
   store.getState().sessionOpened(id);
   let stopped = false;
   let stopLive: (() => void) | undefined;
-  let infoTimer: ReturnType<typeof setTimeout> | undefined;
-  // The header's counts (calls, errors) come from the session record: refreshed at most once a second.
-  const refreshInfo = (): void => {
-    infoTimer ??= setTimeout(() => {
-      infoTimer = undefined;
-      void bridge.call('inspector.sessions.get', { session: id }).then((r) => {
-        if (!stopped && r.ok) store.getState().sessionInfoReceived(r.value);
-      });
-    }, LIST_REFRESH_MS);
-  };
+  // The header's counts (calls, errors) come from the session record: refreshed at most 4 times a second.
+  const refreshInfo = throttle(() => {
+    void bridge.call('inspector.sessions.get', { session: id }).then((r) => {
+      if (!stopped && r.ok) store.getState().sessionInfoReceived(r.value);
+    });
+  }, INFO_REFRESH_MS);
   const batch = batcher((events) => {
     store.getState().captureBatchReceived(events);
-    refreshInfo();
+    refreshInfo.poke();
   });
 
   void (async () => {
@@ -84,7 +106,7 @@ export function openSession(services: Services, id: string): () => void {
     if (info.ok) store.getState().sessionInfoReceived(info.value);
     let after: number | undefined;
     for (;;) {
-      const page = await bridge.call('inspector.events.list', { session: id, limit: HISTORY_PAGE, ...(after === undefined ? {} : { after }) });
+      const page = await bridge.call('inspector.events.list', { session: id, limit: after === undefined ? FIRST_HISTORY_PAGE : HISTORY_PAGE, ...(after === undefined ? {} : { after }) });
       if (stopped) return;
       if (!page.ok) {
         store.getState().historyFailed(id, page.message);
@@ -106,7 +128,7 @@ export function openSession(services: Services, id: string): () => void {
     stopped = true;
     stopLive?.();
     batch.stop();
-    clearTimeout(infoTimer);
+    refreshInfo.stop();
   };
 }
 

@@ -1,5 +1,5 @@
 /** The selected row: its request and response as collapsible JSON, timings, and replay. */
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { allExpanded, collapseAllNested, darkStyles, defaultStyles, JsonView } from 'react-json-view-lite';
 import 'react-json-view-lite/dist/index.css';
 import type { Exchange } from '../../../shared/api/inspector-contract.js';
@@ -8,6 +8,10 @@ import { formatBytes, formatDateTime, formatMs } from '../../components/format.j
 import { useServices } from '../../app/services.js';
 import type { TimelineRow } from '../../stores/timeline-model.js';
 import { usePrefersDark } from '../../components/use-prefers-dark.js';
+
+// The library's dark theme (solarized) puts strings, booleans and numbers under 4.5:1 contrast on
+// its background; these classes (app.css) keep its look with readable value colors.
+const darkJsonStyles: typeof darkStyles = { ...darkStyles, stringValue: 'json-dark-string', booleanValue: 'json-dark-boolean', numberValue: 'json-dark-number' };
 
 type Loaded = { kind: 'exchange'; exchange: Exchange } | { kind: 'event'; message: unknown; text?: string | undefined } | { kind: 'error'; message: string };
 type ReplayResult = { status: string; latencyMs: number; response?: unknown; error?: string | undefined };
@@ -54,7 +58,7 @@ export function ExchangeDetail({ sessionId, row, version }: { sessionId: string;
       </aside>
     );
   }
-  const styles = dark ? darkStyles : defaultStyles;
+  const styles = dark ? darkJsonStyles : defaultStyles;
   const doReplay = async (exchange: Exchange): Promise<void> => {
     setReplaying(true);
     const r = await bridge.call('inspector.replay', { session: sessionId, exchange: exchange.id });
@@ -108,7 +112,9 @@ export function ExchangeDetail({ sessionId, row, version }: { sessionId: string;
   );
 }
 
-function JsonBlock({ value, styles, testId }: { value: unknown; styles: typeof defaultStyles; testId: string }) {
+// Memoized: the detail re-renders on every live batch (several a second), and re-rendering a
+// large body (sizing it with JSON.stringify, rebuilding the tree) then would stall the page.
+const JsonBlock = memo(function JsonBlock({ value, styles, testId }: { value: unknown; styles: typeof defaultStyles; testId: string }) {
   if (value === null || typeof value !== 'object') {
     return <pre className="json-pre" data-testid={testId}>{typeof value === 'string' ? value : JSON.stringify(value)}</pre>;
   }
@@ -118,4 +124,4 @@ function JsonBlock({ value, styles, testId }: { value: unknown; styles: typeof d
       <JsonView data={value as object} style={styles} shouldExpandNode={size > 20_000 ? collapseAllNested : allExpanded} clickToExpandNode />
     </div>
   );
-}
+});

@@ -46,7 +46,7 @@ export function SessionView({ id }: { id: string }) {
       </header>
       {info && (
         <p className="muted session-meta">
-          Started {formatDateTime(info.startedAt)} · {info.exchanges.total} calls · {info.errors} errors · {info.stderrLines} stderr lines
+          Started {formatDateTime(info.startedAt)} · {plural(info.exchanges.total, 'call')} · {plural(info.errors, 'error')} · {plural(info.stderrLines, 'stderr line')}
           {info.protocolVersion ? ` · protocol ${info.protocolVersion}` : ''}
           {info.failure ? ` · failed: ${info.failure.reason}` : ''}
         </p>
@@ -89,4 +89,8 @@ export function SessionView({ id }: { id: string }) {
       </div>
     </section>
   );
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
