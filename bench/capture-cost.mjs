@@ -1,20 +1,25 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * What capture costs the proxy. The same hub (the built engine, in its own process) runs with the
- * inspector's capture on and off, alternately, and a light HTTP load generator drives small
- * tools/call requests through it on many sessions to a hand-rolled stdio echo server (fast, so
- * the hub is what is measured). Reported per mode: calls per second and the hub process's CPU
- * time per call; then the cost of capture on both. The target is under 10%.
+ * What capture costs the proxy. Hubs (the built engine, each in its own process) run side by
+ * side, with the inspector's capture on and off, and a light HTTP load generator
+ * drives small tools/call requests through them on many sessions to a hand-rolled stdio echo
+ * server (fast, so the hub is what is measured). Two hubs per mode; each first gets
+ * `--warmup-calls` calls, which fill a capturing hub's memory to its limits (so eviction and a
+ * full heap are part of what is measured); then they take turns, `--seconds` each, for
+ * `--rounds` rounds. Reported per mode:
+ * calls per second and the hub process's CPU time per call; then the cost of capture on both.
+ * The target is under 10%.
  *
- *   npm run build && node bench/capture-cost.mjs [--seconds 5] [--rounds 5] [--sessions 16] [--text-bytes 200]
- *       [--cpu-prof DIR] [--inspector '{"history":false}']
+ *   npm run build && node bench/capture-cost.mjs [--seconds 2] [--rounds 10] [--warmup-calls 30000]
+ *       [--sessions 16] [--text-bytes 200] [--cpu-prof DIR] [--inspector '{"history":false}'] [--engine DIST_DIR]
  *
  * CPU per call is the steadier figure on a shared machine (calls per second also moves with
  * whatever else runs); both are shown as the median of the rounds and as the best round, since
- * other work on the machine only ever makes a round worse. Main-thread CPU is shown apart: the
- * rest is the garbage collector's helper threads and libuv's file writes. Everything is on
- * 127.0.0.1; every process started is stopped.
+ * other work on the machine only ever makes a round worse, and as the median over the rounds of
+ * each round's ratio (its slices ran back to back). Main-thread CPU is shown apart: the rest is the garbage
+ * collector's helper threads and libuv's file writes. Everything is on 127.0.0.1; every process
+ * started is stopped.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,22 +31,27 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ENGINE = path.join(REPO, 'dist', 'main', 'core', 'engine.js');
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '10' },
+    /** Calls per hub before measuring: enough to fill the capturing hub's memory (100k events). */
+    'warmup-calls': { type: 'string', default: '30000' },
     sessions: { type: 'string', default: '16' },
     'text-bytes': { type: 'string', default: '200' },
     /** Write a CPU profile of each hub process to this directory (node --cpu-prof). */
     'cpu-prof': { type: 'string' },
     /** The config's `inspector` section for the capture-on hub, as JSON (e.g. '{"history":false}'). */
     inspector: { type: 'string' },
+    /** Another build's output directory (e.g. a baseline built with tsc --outDir), instead of dist. */
+    engine: { type: 'string' },
   },
 });
+const ENGINE = path.join(path.resolve(args.engine ?? path.join(REPO, 'dist')), 'main', 'core', 'engine.js');
 const SECONDS = Number(args.seconds);
 const ROUNDS = Number(args.rounds);
+const WARMUP = Number(args['warmup-calls']);
 const SESSIONS = Number(args.sessions);
 const TEXT = 'x'.repeat(Number(args['text-bytes']));
 
@@ -159,33 +169,39 @@ async function openSession(hub) {
   };
 }
 
-/** @param {'on' | 'off'} capture */
-async function measure(capture) {
-  const hub = await startHub(capture);
-  try {
-    const calls = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(hub)));
-    let stopAt = Date.now() + 1000; // warm-up
-    let counting = false;
-    let done = 0;
-    const loop = async (/** @type {() => Promise<void>} */ call) => {
-      while (Date.now() < stopAt) {
+/**
+ * Drives every session of a hub in a closed loop (one call in flight per session) for `seconds`,
+ * or until `calls` calls are done.
+ * @param {Array<() => Promise<void>>} callers @param {{ seconds?: number, calls?: number }} until
+ * @returns {Promise<number>} calls done
+ */
+async function drive(callers, until) {
+  const stopAt = until.seconds === undefined ? Infinity : Date.now() + until.seconds * 1000;
+  const max = until.calls ?? Infinity;
+  let done = 0;
+  await Promise.all(
+    callers.map(async (call) => {
+      while (Date.now() < stopAt && done < max) {
         await call();
-        if (counting) done++;
+        done++;
       }
-    };
-    await Promise.all(calls.map(loop));
-    const cpu0 = cpuMs(hub.pid);
-    const t0 = performance.now();
-    counting = true;
-    stopAt = Date.now() + SECONDS * 1000;
-    await Promise.all(calls.map(loop));
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu1 = cpuMs(hub.pid);
-    const per = (/** @type {'all' | 'main'} */ k) => (cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1[k] - cpu0[k]) * 1000) / done);
-    return { capture, callsPerSec: done / seconds, cpuUsPerCall: per('all'), mainUsPerCall: per('main') };
-  } finally {
-    await hub.stop();
-  }
+    }),
+  );
+  return done;
+}
+
+/**
+ * One measured slice of a hub's traffic: calls per second and CPU per call.
+ * @param {{ pid: number }} hub @param {Array<() => Promise<void>>} callers
+ */
+async function slice(hub, callers) {
+  const cpu0 = cpuMs(hub.pid);
+  const t0 = performance.now();
+  const done = await drive(callers, { seconds: SECONDS });
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu1 = cpuMs(hub.pid);
+  const per = (/** @type {'all' | 'main'} */ k) => (cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1[k] - cpu0[k]) * 1000) / done);
+  return { callsPerSec: done / seconds, calls: done, cpuMs: cpu0 && cpu1 ? cpu1.all - cpu0.all : undefined, cpuUsPerCall: per('all'), mainUsPerCall: per('main') };
 }
 
 /** @param {number[]} xs */
@@ -195,19 +211,46 @@ const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.t
 
 async function main() {
   if (!existsSync(ENGINE)) throw new Error(`no built engine at ${ENGINE}: run npm run build first`);
-  console.error(`capture-cost: ${ROUNDS} rounds × ${SECONDS}s per mode, ${SESSIONS} sessions, ${TEXT.length}-byte echo; ${os.availableParallelism()} CPUs, load ${os.loadavg()[0]?.toFixed(2)}`);
-  /** @type {Record<'on' | 'off', Array<{ callsPerSec: number, cpuUsPerCall: number | undefined, mainUsPerCall: number | undefined }>>} */
-  const results = { on: [], off: [] };
-  for (let r = 0; r < ROUNDS; r++) {
-    // Alternate the order so drift in the machine's load hits both modes alike.
-    /** @type {Array<'on' | 'off'>} */
-    const order = r % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
-    for (const mode of order) {
-      const m = await measure(mode);
-      results[mode].push(m);
-      console.error(`  round ${r + 1} capture ${mode.padEnd(3)} ${fmt(m.callsPerSec)} calls/s, hub ${fmt(m.cpuUsPerCall)} µs CPU/call (${fmt(m.mainUsPerCall)} on its main thread)`);
+  console.error(
+    `capture-cost: ${ROUNDS} rounds × ${SECONDS}s per mode after ${WARMUP} warm-up calls each, ${SESSIONS} sessions, ${TEXT.length}-byte echo; ${os.availableParallelism()} CPUs, load ${os.loadavg()[0]?.toFixed(2)}`,
+  );
+  // The hubs live through the whole run and take turns, so that whatever else the machine does
+  // hits both modes alike: two per mode, started off, on, on, off (the order a process starts in
+  // was seen to matter by a few percent on a busy machine; this way it cancels out). The warm-up
+  // fills the capturing hubs' memory to its limits (eviction running).
+  /** @type {Array<{ mode: 'on' | 'off', hub: Awaited<ReturnType<typeof startHub>>, callers: Array<() => Promise<void>> }>} */
+  const hubs = [];
+  try {
+    for (const mode of /** @type {const} */ (['off', 'on', 'on', 'off'])) {
+      const hub = await startHub(mode);
+      hubs.push({ mode, hub, callers: [] });
     }
+    for (const h of hubs) h.callers = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(h.hub)));
+    for (const h of hubs) await drive(h.callers, { calls: WARMUP });
+    /** @type {Record<'on' | 'off', Array<Awaited<ReturnType<typeof slice>>>>} */
+    const results = { on: [], off: [] };
+    /** Per round: the cost of capture in CPU per call, from the slices run back to back. */
+    const paired = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      /** @type {Record<'on' | 'off', number[]>} */
+      const cpu = { on: [], off: [] };
+      for (const h of r % 2 === 0 ? hubs : [...hubs].reverse()) {
+        const m = await slice(h.hub, h.callers);
+        results[h.mode].push(m);
+        if (m.cpuUsPerCall !== undefined) cpu[h.mode].push(m.cpuUsPerCall);
+        console.error(`  round ${r + 1} capture ${h.mode.padEnd(3)} ${fmt(m.callsPerSec)} calls/s, hub ${fmt(m.cpuUsPerCall)} µs CPU/call (${fmt(m.mainUsPerCall)} on its main thread)`);
+      }
+      const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      paired.push(((mean(cpu.on) - mean(cpu.off)) / mean(cpu.off)) * 100);
+    }
+    report(results, paired);
+  } finally {
+    await Promise.all(hubs.map((h) => h.hub.stop()));
   }
+}
+
+/** @param {Record<'on' | 'off', Array<{ callsPerSec: number, calls: number, cpuMs: number | undefined, cpuUsPerCall: number | undefined, mainUsPerCall: number | undefined }>>} results */
+function report(results, /** @type {number[]} */ paired) {
   /** @param {'on' | 'off'} mode @param {'callsPerSec' | 'cpuUsPerCall' | 'mainUsPerCall'} key */
   const values = (mode, key) => /** @type {number[]} */ (results[mode].map((x) => x[key]).filter((x) => x !== undefined));
   /** The median, and the best round: noise from other work on the machine only ever makes a round worse. */
@@ -222,12 +265,14 @@ async function main() {
   const pct = (/** @type {number} */ a, /** @type {number} */ b) => ((a - b) / b) * 100;
   const cost = {
     throughputPct: { median: -pct(on.calls.median, off.calls.median), best: -pct(on.calls.best, off.calls.best) },
-    cpuPct: { median: pct(on.cpu.median, off.cpu.median), best: pct(on.cpu.best, off.cpu.best) },
+    cpuPct: { median: pct(on.cpu.median, off.cpu.median), best: pct(on.cpu.best, off.cpu.best), pairedMedian: median(paired.filter((x) => !Number.isNaN(x))) },
   };
   /** A cost in percent, with its sign (a negative cost: capture on was the faster run). */
   const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x), 1)}%`;
-  console.log(`\ncost of capture: throughput ${signed(cost.throughputPct.median)} (best rounds: ${signed(cost.throughputPct.best)}), hub CPU per call ${signed(cost.cpuPct.median)} (best rounds: ${signed(cost.cpuPct.best)}); target: under 10%`);
-  console.log(JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, sessions: SESSIONS, textBytes: TEXT.length, inspector: args.inspector ? JSON.parse(args.inspector) : {}, off, on, cost }));
+  console.log(
+    `\ncost of capture: throughput ${signed(cost.throughputPct.median)} (best rounds: ${signed(cost.throughputPct.best)}), hub CPU per call ${signed(cost.cpuPct.median)} (best rounds: ${signed(cost.cpuPct.best)}; median over rounds: ${signed(cost.cpuPct.pairedMedian)}); target: under 10%`,
+  );
+  console.log(JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, warmupCalls: WARMUP, sessions: SESSIONS, textBytes: TEXT.length, inspector: args.inspector ? JSON.parse(args.inspector) : {}, off, on, cost }));
 }
 
 main()

@@ -103,8 +103,14 @@ export interface RelayProcess {
 
 export function spawnRelay(home: string, args: string[], env: Record<string, string> = relayEnv(home)): RelayProcess {
   const child = spawn(process.execPath, [BIN, 'relay', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  onCleanup(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  onCleanup(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // As a client would: close stdin and let it clean up (its session, the temp dir of --url).
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
+    await exit;
+    clearTimeout(timer);
   });
   const messages: Array<Record<string, unknown>> = [];
   const junk: string[] = [];
@@ -128,7 +134,6 @@ export function spawnRelay(home: string, args: string[], env: Record<string, str
   });
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => (err += chunk));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
     messages,

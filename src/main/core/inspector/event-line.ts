@@ -121,19 +121,19 @@ function writeExchange(log: LineLog, e: StoredEvent, x: ExchangeSummary): void {
   writeId(log, x.requestId);
   log.bytes(exchangePart(x.method, x.status));
   log.ms(x.startedAt);
-  if (x.endedAt !== undefined) (log.bytes(X_ENDED), log.ms(x.endedAt));
-  if (x.latencyMs !== undefined) (log.bytes(X_LATENCY), log.ms(x.latencyMs));
-  if (x.upstreamLatencyMs !== undefined) (log.bytes(X_UPSTREAM), log.ms(x.upstreamLatencyMs));
+  if (x.endedAt !== undefined) { log.bytes(X_ENDED); log.ms(x.endedAt); }
+  if (x.latencyMs !== undefined) { log.bytes(X_LATENCY); log.ms(x.latencyMs); }
+  if (x.upstreamLatencyMs !== undefined) { log.bytes(X_UPSTREAM); log.ms(x.upstreamLatencyMs); }
   log.bytes(X_REQUEST_SEQ);
   log.num(x.requestSeq);
-  if (x.responseSeq !== undefined) (log.bytes(X_RESPONSE_SEQ), log.num(x.responseSeq));
-  if (x.cancelSeq !== undefined) (log.bytes(X_CANCEL_SEQ), log.num(x.cancelSeq));
-  if (x.lateResponseSeq !== undefined) (log.bytes(X_LATE_SEQ), log.num(x.lateResponseSeq));
+  if (x.responseSeq !== undefined) { log.bytes(X_RESPONSE_SEQ); log.num(x.responseSeq); }
+  if (x.cancelSeq !== undefined) { log.bytes(X_CANCEL_SEQ); log.num(x.cancelSeq); }
+  if (x.lateResponseSeq !== undefined) { log.bytes(X_LATE_SEQ); log.num(x.lateResponseSeq); }
   if (x.progress.length === 0) log.bytes(X_NO_PROGRESS);
-  else (log.bytes(X_PROGRESS), log.utf8(str(x.progress)), log.bytes(X_PROGRESS_COUNT));
+  else { log.bytes(X_PROGRESS); log.utf8(str(x.progress)); log.bytes(X_PROGRESS_COUNT); }
   log.num(x.progressCount);
-  if (x.error !== undefined) (log.bytes(X_ERROR), log.utf8(str(x.error)));
-  if (x.reason !== undefined) (log.bytes(X_REASON), log.utf8(str(x.reason)));
+  if (x.error !== undefined) { log.bytes(X_ERROR); log.utf8(str(x.error)); }
+  if (x.reason !== undefined) { log.bytes(X_REASON); log.utf8(str(x.reason)); }
   log.byte(CLOSE);
 }
 
@@ -174,13 +174,13 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
     log.num(e.size);
     if (e.truncated) log.bytes(TRUNCATED);
     const text = e.text;
-    if (text !== undefined) (log.bytes(TEXT), log.utf8(str(text)));
+    if (text !== undefined) { log.bytes(TEXT); log.utf8(str(text)); }
     const note = e.note;
-    if (note !== undefined) (log.bytes(NOTE), log.utf8(str(note)));
-    if (e.httpRef !== undefined) (log.bytes(HTTP), log.bytes(e.httpRef.bytes));
+    if (note !== undefined) { log.bytes(NOTE); log.utf8(str(note)); }
+    if (e.httpRef !== undefined) { log.bytes(HTTP); log.bytes(e.httpRef.bytes); }
     if (e.completed !== undefined && (e.flags & TWIN_COMPLETES) === 0) writeExchanges(log, e, e.completed);
     const info = e.sessionInfo;
-    if (info !== undefined) (log.bytes(SESSION_INFO), log.utf8(str(info)));
+    if (info !== undefined) { log.bytes(SESSION_INFO); log.utf8(str(info)); }
     if (json !== undefined) {
       log.bytes(MESSAGE);
       e.start = log.pos;

@@ -128,6 +128,34 @@ class Exchange implements ExchangeSummary {
   }
 }
 
+/** Who may have asked, in the order to look (constant arrays: one less allocation per message). */
+const SERVER: readonly CaptureOrigin[] = ['server'];
+const HUB_CLIENT: readonly CaptureOrigin[] = ['hub', 'client'];
+const CLIENT_HUB: readonly CaptureOrigin[] = ['client', 'hub'];
+
+/**
+ * The last MAX_RECENT exchanges a requester's answers closed, newest found first. Looked up only
+ * when no open exchange matches (late answers), so a scan; adding is one slot write.
+ */
+class RecentRing {
+  private readonly items: Array<Exchange | undefined> = new Array<Exchange | undefined>(MAX_RECENT).fill(undefined);
+  private next = 0;
+
+  add(x: Exchange): void {
+    this.items[this.next] = x;
+    this.next = (this.next + 1) % MAX_RECENT;
+  }
+
+  find(id: Id): Exchange | undefined {
+    for (let i = 1; i <= MAX_RECENT; i++) {
+      const x = this.items[(this.next - i + MAX_RECENT) % MAX_RECENT];
+      if (x === undefined) return undefined;
+      if (x.requestId === id) return x;
+    }
+    return undefined;
+  }
+}
+
 export class ExchangeTracker {
   readonly exchanges = new SeqRing<ExchangeSummary>((x) => x.requestSeq);
   /** By status, over the session's life (not only what is still in the ring). */
@@ -136,7 +164,7 @@ export class ExchangeTracker {
   private readonly open = byRequester<Exchange>();
   private readonly byProgress = byRequester<Exchange>();
   /** Recently closed exchanges, for late responses and the other leg's copies. */
-  private readonly recent = byRequester<Exchange>();
+  private readonly recent: Record<CaptureOrigin, RecentRing> = { client: new RecentRing(), server: new RecentRing(), hub: new RecentRing() };
 
   constructor(
     private readonly session: string,
@@ -166,7 +194,7 @@ export class ExchangeTracker {
 
   private request(e: PairingInput, method: string, id: string | number, message: unknown): ExchangeSummary[] | undefined {
     const requester: CaptureOrigin = e.origin;
-    const existing = this.open[requester].get(id);
+    const existing = this.pending(requester, id);
     if (existing && existing.firstLeg !== e.leg && !existing.seenOnOtherLeg) {
       existing.otherLegRequest(e.time);
       return undefined;
@@ -196,11 +224,11 @@ export class ExchangeTracker {
   }
 
   private response(e: PairingInput, id: string | number, message: unknown): ExchangeSummary[] | undefined {
-    const candidates: CaptureOrigin[] = e.direction === 'to-server' ? ['server'] : e.leg === 'upstream' ? ['hub', 'client'] : ['client', 'hub'];
+    const candidates = e.direction === 'to-server' ? SERVER : e.leg === 'upstream' ? HUB_CLIENT : CLIENT_HUB;
     // Open exchanges first (as the hub itself routes: its own waiters, then the client's).
     let x: Exchange | undefined;
-    for (const who of candidates) x ??= this.open[who].get(id);
-    for (const who of candidates) x ??= this.recent[who].get(id);
+    for (const who of candidates) x ??= this.pending(who, id);
+    for (const who of candidates) x ??= this.recent[who].find(id);
     if (!x) return undefined;
     if (x.status !== 'pending') {
       // Cancelled or timed out already: the server's answer came late, and the hub dropped it.
@@ -226,9 +254,9 @@ export class ExchangeTracker {
     const requestId = params?.requestId;
     if (!isId(requestId)) return undefined;
     // The hub cancels a client's request when it times out, on the client's behalf.
-    const requesters: CaptureOrigin[] = e.direction === 'to-server' ? ['client', 'hub'] : ['server'];
+    const requesters = e.direction === 'to-server' ? CLIENT_HUB : SERVER;
     for (const who of requesters) {
-      const x = this.open[who].get(requestId);
+      const x = this.pending(who, requestId);
       if (!x) continue;
       x.cancelSeq ??= e.seq;
       if (e.note === 'timeout') return undefined;
@@ -243,7 +271,7 @@ export class ExchangeTracker {
     const params = paramsOf(message);
     const token = params?.progressToken;
     if (!isId(token)) return;
-    const requesters: CaptureOrigin[] = e.direction === 'to-client' ? ['client', 'hub'] : ['server'];
+    const requesters = e.direction === 'to-client' ? CLIENT_HUB : SERVER;
     for (const who of requesters) {
       const x = this.byProgress[who].get(token);
       if (!x || e.leg !== x.firstLeg) continue;
@@ -269,13 +297,16 @@ export class ExchangeTracker {
       const client = this.client();
       if (client !== undefined) x.client = client;
     }
-    const recent = this.recent[x.requester];
-    recent.delete(x.requestId);
-    recent.set(x.requestId, x);
-    if (recent.size > MAX_RECENT) recent.delete(recent.keys().next().value!);
+    this.recent[x.requester].add(x);
     return x;
   }
 
+  /** The open exchange of a requester with this id. */
+  private pending(requester: CaptureOrigin, id: Id): Exchange | undefined {
+    return this.open[requester].get(id);
+  }
+
+  /** No longer open (the caller closes it or drops it). */
   private forget(x: Exchange): void {
     const open = this.open[x.requester];
     if (open.get(x.requestId) === x) open.delete(x.requestId);

@@ -148,7 +148,8 @@ export class LineLog {
 
   /** A number as JSON writes it; non-negative integers without building a string. */
   num(n: number): void {
-    if (n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n) this.digits(n, 0);
+    if ((n | 0) === n && n >= 0) this.digits32(n, 0);
+    else if (n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n) this.digits(n, 0);
     else this.utf8(String(n));
   }
 

@@ -7,7 +7,7 @@ import type { CaptureLeg, InspectorSession, InspectorSessionState } from '../../
 import { EventRing } from './event-ring.js';
 import { ExchangeTracker } from './exchange-tracker.js';
 import type { HttpMemo } from './http-capture.js';
-import { otherLeg, sessionRef, type SessionRef, type StoredEvent } from './stored-event.js';
+import { otherLeg, ROUTES, sessionRef, type SessionRef, type StoredEvent } from './stored-event.js';
 
 export interface SessionIdentity {
   id: string;
@@ -90,23 +90,20 @@ export class SessionRecord {
   note(e: StoredEvent): boolean {
     this.firstSeq ??= e.seq;
     this.lastSeq = e.lastSeq;
-    if (e.leg && e.direction && (e.kind === 'request' || e.kind === 'response' || e.kind === 'notification')) {
-      const dir = e.direction === 'to-server' ? 'toServer' : 'toClient';
-      this.messages[e.leg][dir]++;
-      this.bytes[e.leg][dir] += e.size;
-      if (e.paired) {
-        const other = otherLeg(e.leg)!;
-        this.messages[other][dir]++;
-        this.bytes[other][dir] += e.size;
-      }
+    const { leg, direction, kind } = ROUTES[e.route]!;
+    if (leg && direction && (kind === 'request' || kind === 'response' || kind === 'notification')) {
+      const toServer = direction === 'to-server';
+      this.count(leg === 'client', toServer, e.size);
+      if (e.paired) this.count(leg !== 'client', toServer, e.size);
     }
-    if (e.kind === 'stderr' && e.text !== undefined) {
+    if (kind === 'notification') return false;
+    if (kind === 'stderr' && e.text !== undefined) {
       this.stderrLines++;
       this.stderrTail.push(e.text);
       if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
     }
     // The client's own initialize (in a debug session the hub is the client), not a replayed one.
-    if (e.kind === 'request' && e.method === 'initialize' && (e.origin !== 'hub' || this.identity.debug)) {
+    if (kind === 'request' && e.method === 'initialize' && (e.origin !== 'hub' || this.identity.debug)) {
       if (onLeg(e, 'client') || this.initializeId === undefined) {
         const params = object(object(parsed(e))?.params);
         this.initializeId = e.id ?? undefined;
@@ -116,7 +113,7 @@ export class SessionRecord {
         if (typeof params?.protocolVersion === 'string') this.protocolVersion ??= params.protocolVersion;
       }
     }
-    if (e.kind === 'response' && onLeg(e, 'client') && e.id === this.initializeId && this.initializeId !== undefined) {
+    if (kind === 'response' && this.initializeId !== undefined && e.id === this.initializeId && onLeg(e, 'client')) {
       const answer = object(parsed(e));
       const result = object(answer?.result);
       if (result) {
@@ -130,6 +127,18 @@ export class SessionRecord {
       return true;
     }
     return false;
+  }
+
+  private count(client: boolean, toServer: boolean, size: number): void {
+    const messages = client ? this.messages.client : this.messages.upstream;
+    const bytes = client ? this.bytes.client : this.bytes.upstream;
+    if (toServer) {
+      messages.toServer++;
+      bytes.toServer += size;
+    } else {
+      messages.toClient++;
+      bytes.toClient += size;
+    }
   }
 
   fail(reason: string, detail: { exitCode?: number | null | undefined; signal?: string | null | undefined; stderrTail?: string | undefined } = {}): void {
