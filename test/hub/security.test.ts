@@ -5,7 +5,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -159,14 +158,11 @@ describe('E. security', () => {
       expect(locals).toEqual([`127.0.0.1:${h.port}`]);
     });
 
-    it('P24: connections to the port on other addresses are refused', async (ctx) => {
+    it('P24: connections to the port on other loopback addresses are refused', async () => {
       const h = await hub();
-      const others = Object.values(os.networkInterfaces())
-        .flat()
-        .filter((a) => a && !a.internal && a.family === 'IPv4')
-        .map((a) => a!.address);
-      const targets = [...others, '::1'];
-      if (targets.length === 0) ctx.skip('no other address to try');
+      // Other loopback addresses only: tests never send traffic beyond loopback. A socket bound
+      // to 127.0.0.1 does not accept what is addressed to 127.0.0.2 or ::1, which proves the bind.
+      const targets = ['127.0.0.2', '::1'];
       for (const address of targets) {
         const result = await new Promise<string>((resolve) => {
           const s = net.connect({ host: address, port: h.port });

@@ -1,6 +1,7 @@
 /** How failures of requests to remote servers are worded (real fetch failures, real SDK errors). */
 import net from 'node:net';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { describeFailure, displayUrl, httpStatusOf } from '../../src/main/core/upstream/remote-errors.js';
 
@@ -20,7 +21,27 @@ describe('remote failure wording', () => {
     const port = (server.address() as net.AddressInfo).port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     expect(describeFailure(await fetchError(`http://127.0.0.1:${port}/mcp`))).toMatchObject({ cause: 'refused' });
-    expect(describeFailure(await fetchError('http://patchbay-test.invalid/mcp'))).toMatchObject({ cause: 'dns' });
+  });
+
+  it('DNS, from a real fetch whose resolver answers "not found"', async () => {
+    // Resolving a name here would query this machine's resolver, which is not on loopback, and
+    // tests send nothing beyond loopback. So only the lookup is stubbed, with the error getaddrinfo
+    // gives for an unknown name; the fetch, its connector and the error wrapping are real.
+    const dispatcher = new Agent({
+      connect: {
+        lookup: (hostname, _options, callback) =>
+          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname }), '', 4),
+      },
+    });
+    let failure: unknown;
+    try {
+      await undiciFetch('http://patchbay-test.invalid/mcp', { dispatcher });
+    } catch (err) {
+      failure = err;
+    } finally {
+      await dispatcher.close();
+    }
+    expect(describeFailure(failure)).toMatchObject({ cause: 'dns' });
   });
 
   it('HTTP statuses from the SDK transports', () => {

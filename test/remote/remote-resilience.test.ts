@@ -95,7 +95,10 @@ describe('remote upstream resilience', () => {
     expect(ms).toBeLessThan(5000);
   });
 
-  it('remote down (DNS): the error says the host name does not resolve', async () => {
+  // Skipped on purpose: an unresolvable host makes the engine query this machine's resolver, which
+  // is not on loopback, and tests send nothing beyond loopback. The wording of a DNS failure is
+  // tested from a real fetch with only the resolver stubbed, in remote-errors.test.ts.
+  it.skip('remote down (DNS): the error says the host name does not resolve', async () => {
     const hub = await startRemoteHub({ servers: { nodns: { url: 'http://patchbay-no-such-host.invalid/mcp' } } });
     const { answer } = await initializeAnswer(hub, 'nodns');
     expect(answer.error?.message).toMatch(/server 'nodns' could not be reached: its host name does not resolve/);
