@@ -36,6 +36,8 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '10' },
+    /** All hubs driven at once in each round (rather than in turns): equal exposure to the machine's other load. */
+    together: { type: 'boolean', default: false },
     /** Calls per hub before measuring: enough to fill the capturing hub's memory (100k events). */
     'warmup-calls': { type: 'string', default: '30000' },
     sessions: { type: 'string', default: '16' },
@@ -52,6 +54,7 @@ const ENGINE = path.join(path.resolve(args.engine ?? path.join(REPO, 'dist')), '
 const SECONDS = Number(args.seconds);
 const ROUNDS = Number(args.rounds);
 const WARMUP = Number(args['warmup-calls']);
+const TOGETHER = args.together === true;
 const SESSIONS = Number(args.sessions);
 const TEXT = 'x'.repeat(Number(args['text-bytes']));
 
@@ -234,11 +237,16 @@ async function main() {
     for (let r = 0; r < ROUNDS; r++) {
       /** @type {Record<'on' | 'off', number[]>} */
       const cpu = { on: [], off: [] };
-      for (const h of r % 2 === 0 ? hubs : [...hubs].reverse()) {
-        const m = await slice(h.hub, h.callers);
+      const record = (/** @type {typeof hubs[0]} */ h, /** @type {Awaited<ReturnType<typeof slice>>} */ m) => {
         results[h.mode].push(m);
         if (m.cpuUsPerCall !== undefined) cpu[h.mode].push(m.cpuUsPerCall);
         console.error(`  round ${r + 1} capture ${h.mode.padEnd(3)} ${fmt(m.callsPerSec)} calls/s, hub ${fmt(m.cpuUsPerCall)} µs CPU/call (${fmt(m.mainUsPerCall)} on its main thread)`);
+      };
+      if (TOGETHER) {
+        const slices = await Promise.all(hubs.map((h) => slice(h.hub, h.callers)));
+        hubs.forEach((h, i) => record(h, /** @type {Awaited<ReturnType<typeof slice>>} */ (slices[i])));
+      } else {
+        for (const h of r % 2 === 0 ? hubs : [...hubs].reverse()) record(h, await slice(h.hub, h.callers));
       }
       const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
       paired.push(((mean(cpu.on) - mean(cpu.off)) / mean(cpu.off)) * 100);

@@ -179,10 +179,29 @@ process.on('exit', () => {
   killAllSync();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
+/** Every measurement taken so far, by target and workload: written out if the run is stopped. */
+/** @type {Record<string, Record<string, any[]>>} */
+const measurements = {};
 for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.on(sig, () => {
     console.error(`\nbench: ${sig}, stopping every process it started`);
     killAllSync();
+    if (Object.keys(measurements).length > 0) {
+      try {
+        const file = path.join(RESULTS, `${timestamp()}-partial.json`);
+        writeFileSync(
+          file,
+          JSON.stringify(
+            { date: new Date().toISOString(), stoppedBy: sig, measurements },
+            null,
+            2,
+          ) + '\n',
+        );
+        console.error(`bench: measurements so far: ${path.relative(REPO, file)}`);
+      } catch {
+        // nothing more to save
+      }
+    }
     process.exit(130);
   });
 }
@@ -1183,8 +1202,8 @@ async function main() {
   /** @type {string[]} */
   const errors = [];
   const rounds = Math.max(1, Math.floor(Number(opts.repeat ?? 1)));
-  /** @type {Record<string, Record<string, any[]>>} every round's figures, by target and workload */
-  const perRound = {};
+  /** every round's figures, by target and workload */
+  const perRound = measurements;
   for (const t of selected) {
     results[t.id] = { label: t.label };
     perRound[t.id] = {};
@@ -1699,6 +1718,7 @@ async function main() {
         childBoot,
         memory,
         memoryNoCapture,
+        measurements,
         checks,
         clientErrors,
         errors,

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
 import type { JsonRpcMessage } from '../hub/json-rpc.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
+import type { SessionRecord } from './session-record.js';
 
 /**
  * Why the hub itself wrote a message: `timeout` (request deadline), `upstream-closed` and
@@ -69,12 +70,21 @@ export class TapItem {
   t2 = -1;
 }
 
-/** A bounded FIFO with a head index (no O(n) shift) whose drain runs on setImmediate. */
+/**
+ * Items wait this long for their drain (or until this many are queued). A drain that processes a
+ * few hundred items at once runs with its code and data warm in the CPU's caches; one per turn of
+ * the event loop, between the hub's own work, ran several times slower per item.
+ */
+const DRAIN_DELAY_MS = 20;
+const DRAIN_BATCH = 1024;
+
+/** A bounded FIFO with a head index (no O(n) shift) whose drain runs in batches (see DRAIN_DELAY_MS). */
 export class CaptureQueue {
   dropped = 0;
   private items: TapItem[] = [];
   private head = 0;
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate = false;
 
   constructor(
     readonly max: number,
@@ -93,9 +103,11 @@ export class CaptureQueue {
       return false;
     }
     this.items.push(item);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.run);
+    if (this.items.length - this.head >= DRAIN_BATCH) this.soon();
+    else if (this.timer === undefined && !this.immediate) {
+      this.timer = setTimeout(this.run, DRAIN_DELAY_MS);
+      // Shutdown flushes what is queued; the timer alone must not keep a process alive.
+      this.timer.unref();
     }
     return true;
   }
@@ -117,13 +129,22 @@ export class CaptureQueue {
 
   /** Called by the drain when it stopped with items left: run again on the next turn. */
   reschedule(): void {
-    if (this.scheduled || this.length === 0) return;
-    this.scheduled = true;
+    if (this.length > 0) this.soon();
+  }
+
+  /** Drain on the next turn of the event loop. */
+  private soon(): void {
+    if (this.immediate) return;
+    this.immediate = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     setImmediate(this.run);
   }
 
   private readonly run = (): void => {
-    this.scheduled = false;
+    this.immediate = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.drain();
   };
 }
@@ -146,6 +167,8 @@ export class SessionCapture implements SessionTap {
    * item its other leg is stamped on. The drain clears it when it takes the item.
    */
   lastIn: TapItem | undefined = undefined;
+  /** What the inspector made of this session so far (set by its drain). */
+  record: SessionRecord | undefined = undefined;
 
   constructor(
     readonly info: SessionCaptureInfo,

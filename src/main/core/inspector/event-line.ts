@@ -7,9 +7,9 @@
  *   leg in `"twin":{"seq":…,"time":…}` right after the seq (eventsFromLine expands it).
  * - One leg as the API's JSON (`legJson`), for live subscribers only.
  */
-import type { ExchangeStatus, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
+import type { CaptureEvent, ExchangeStatus, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
 import type { LineLog } from './line-log.js';
-import { ROUTES, TWIN_COMPLETES, type CapturedLeg, type StoredEvent } from './stored-event.js';
+import { otherLeg, ROUTES, TWIN_COMPLETES, type CapturedLeg, type StoredEvent } from './stored-event.js';
 
 const str = JSON.stringify;
 const B = (text: string): Buffer => Buffer.from(text);
@@ -17,7 +17,7 @@ const B = (text: string): Buffer => Buffer.from(text);
 const SEQ = B('{"seq":');
 const TWIN = B(',"twin":{"seq":');
 const TIME = B(',"time":');
-const EXCHANGES = B(',"exchanges":[');
+const EXCHANGES = B(',"x":[');
 const SIZE = B(',"size":');
 const TRUNCATED = B(',"truncated":true');
 const TEXT = B(',"text":');
@@ -25,26 +25,9 @@ const NOTE = B(',"note":');
 const HTTP = B(',"http":');
 const SESSION_INFO = B(',"sessionInfo":');
 const MESSAGE = B(',"message":');
-const X_ID = B('{"id":"');
-const X_CLIENT = B(',"client":');
-const X_ENDED = B(',"endedAt":');
-const X_LATENCY = B(',"latencyMs":');
-const X_UPSTREAM = B(',"upstreamLatencyMs":');
-const X_REQUEST_SEQ = B(',"requestSeq":');
-const X_RESPONSE_SEQ = B(',"responseSeq":');
-const X_CANCEL_SEQ = B(',"cancelSeq":');
-const X_LATE_SEQ = B(',"lateResponseSeq":');
-const X_NO_PROGRESS = B(',"progress":[],"progressCount":');
-const X_PROGRESS = B(',"progress":');
-const X_PROGRESS_COUNT = B(',"progressCount":');
-const X_ERROR = B(',"error":');
-const X_REASON = B(',"reason":');
-const REQUESTERS: Record<string, Buffer> = Object.fromEntries(['client', 'server', 'hub'].map((r) => [r, B(`,"requester":"${r}","requestId":`)]));
 const CLOSE = 0x7d; // }
 const CLOSE_ARRAY = 0x5d; // ]
 const COMMA = 0x2c;
-const QUOTE = 0x22;
-const SLASH = 0x2f;
 const NEWLINE = 0x0a;
 
 /** `,"method":"…"` by method (a bounded cache: methods are few), as text and encoded. */
@@ -77,8 +60,17 @@ function routePart(route: number, method: string | undefined, hasId: boolean): B
   return (parts[i] ??= B(ROUTES[route]!.json + (method === undefined ? '' : methodPart(method).json) + (hasId ? ',"id":' : '')));
 }
 
+/**
+ * An exchange on disk is compact: what the line it completes on already says is left out and
+ * put back by `expandExchange` (its id, session and server; `endedAt` is the completing leg's
+ * time, `latencyMs` follows from it, `responseSeq` is that leg's seq when it is a response).
+ * Keys: r requestSeq, q requester, i requestId, m method, s status, t0 startedAt,
+ * u upstreamLatencyMs, c client, cs cancelSeq, pg progress, pc progressCount, err error, why reason.
+ */
 const STATUS_INDEX: Record<ExchangeStatus, number> = { pending: 0, ok: 1, error: 2, cancelled: 3, timeout: 4, orphaned: 5 };
-/** `,"method":…,"status":…,"startedAt":` of an exchange, encoded once per method and status. */
+/** `,"q":<requester>,"i":` by requester. */
+const REQUESTER_PARTS: Record<string, Buffer> = Object.fromEntries(['client', 'server', 'hub'].map((r) => [r, B(`,"q":"${r}","i":`)]));
+/** `,"m":<method>,"s":<status>,"t0":`, encoded once per method and status. */
 const EXCHANGE_PARTS = new Map<string, Array<Buffer | undefined>>();
 function exchangePart(method: string, status: ExchangeStatus): Buffer {
   let parts = EXCHANGE_PARTS.get(method);
@@ -86,73 +78,122 @@ function exchangePart(method: string, status: ExchangeStatus): Buffer {
     parts = [];
     if (EXCHANGE_PARTS.size < 1000) EXCHANGE_PARTS.set(method, parts);
   }
-  return (parts[STATUS_INDEX[status]] ??= B(`${methodPart(method).json},"status":"${status}","startedAt":`));
+  return (parts[STATUS_INDEX[status]] ??= B(`,"m":${str(method)},"s":"${status}","t0":`));
 }
+const X_OPEN = B('{"r":');
+const X_UPSTREAM = B(',"u":');
+const X_CANCEL_SEQ = B(',"cs":');
+const X_PROGRESS = B(',"pg":');
+const X_PROGRESS_COUNT = B(',"pc":');
+const X_ERROR = B(',"err":');
+const X_REASON = B(',"why":');
 
-/** The last client name and its JSON: a session's exchanges all carry the same one. */
+/** `,"c":<client>` for the last client name seen: a session's exchanges all carry the same one. */
 let lastClient: string | undefined;
-let lastClientBytes = B('""');
+let lastClientBytes = B('');
 
 function writeId(log: LineLog, id: string | number | null): void {
   if (typeof id === 'number') log.num(id);
   else log.utf8(str(id));
 }
 
-/**
- * An exchange of the event's session (its id is `<session>/<requestSeq>`, and the session and
- * server are the event's: `ref.prefixBytes` says both).
- */
-function writeExchange(log: LineLog, e: StoredEvent, x: ExchangeSummary): void {
-  log.bytes(X_ID);
-  log.utf8(x.session);
-  log.byte(SLASH);
+function writeExchange(log: LineLog, x: ExchangeSummary): void {
+  log.bytes(X_OPEN);
   log.num(x.requestSeq);
-  log.byte(QUOTE);
-  log.bytes(e.ref.prefixBytes);
-  if (x.client !== undefined) {
-    if (x.client !== lastClient) {
-      lastClient = x.client;
-      lastClientBytes = B(str(x.client));
-    }
-    log.bytes(X_CLIENT);
-    log.bytes(lastClientBytes);
-  }
-  log.bytes(REQUESTERS[x.requester]!);
+  log.bytes(REQUESTER_PARTS[x.requester]!);
   writeId(log, x.requestId);
   log.bytes(exchangePart(x.method, x.status));
   log.ms(x.startedAt);
-  if (x.endedAt !== undefined) { log.bytes(X_ENDED); log.ms(x.endedAt); }
-  if (x.latencyMs !== undefined) { log.bytes(X_LATENCY); log.ms(x.latencyMs); }
-  if (x.upstreamLatencyMs !== undefined) { log.bytes(X_UPSTREAM); log.ms(x.upstreamLatencyMs); }
-  log.bytes(X_REQUEST_SEQ);
-  log.num(x.requestSeq);
-  if (x.responseSeq !== undefined) { log.bytes(X_RESPONSE_SEQ); log.num(x.responseSeq); }
-  if (x.cancelSeq !== undefined) { log.bytes(X_CANCEL_SEQ); log.num(x.cancelSeq); }
-  if (x.lateResponseSeq !== undefined) { log.bytes(X_LATE_SEQ); log.num(x.lateResponseSeq); }
-  if (x.progress.length === 0) log.bytes(X_NO_PROGRESS);
-  else { log.bytes(X_PROGRESS); log.utf8(str(x.progress)); log.bytes(X_PROGRESS_COUNT); }
-  log.num(x.progressCount);
-  if (x.error !== undefined) { log.bytes(X_ERROR); log.utf8(str(x.error)); }
-  if (x.reason !== undefined) { log.bytes(X_REASON); log.utf8(str(x.reason)); }
+  const upstream = x.upstreamLatencyMs;
+  if (upstream !== undefined) {
+    log.bytes(X_UPSTREAM);
+    log.ms(upstream);
+  }
+  if (x.client !== undefined) {
+    if (x.client !== lastClient) {
+      lastClient = x.client;
+      lastClientBytes = B(`,"c":${str(x.client)}`);
+    }
+    log.bytes(lastClientBytes);
+  }
+  if (x.cancelSeq !== undefined) {
+    log.bytes(X_CANCEL_SEQ);
+    log.num(x.cancelSeq);
+  }
+  if (x.progressCount > 0) {
+    log.bytes(X_PROGRESS);
+    log.utf8(str(x.progress));
+    log.bytes(X_PROGRESS_COUNT);
+    log.num(x.progressCount);
+  }
+  if (x.error !== undefined) {
+    log.bytes(X_ERROR);
+    log.utf8(str(x.error));
+  }
+  if (x.reason !== undefined) {
+    log.bytes(X_REASON);
+    log.utf8(str(x.reason));
+  }
   log.byte(CLOSE);
 }
 
-function writeExchanges(log: LineLog, e: StoredEvent, xs: ExchangeSummary | ExchangeSummary[]): void {
+function writeExchanges(log: LineLog, xs: ExchangeSummary | ExchangeSummary[]): void {
   log.bytes(EXCHANGES);
-  if (!Array.isArray(xs)) writeExchange(log, e, xs);
+  if (!Array.isArray(xs)) writeExchange(log, xs);
   else
     for (let i = 0; i < xs.length; i++) {
       if (i > 0) log.byte(COMMA);
-      writeExchange(log, e, xs[i]!);
+      writeExchange(log, xs[i]!);
     }
   log.byte(CLOSE_ARRAY);
 }
 
+/** The compact form of an exchange, as written (see above). */
+export interface CompactExchange {
+  r: number;
+  q: ExchangeSummary['requester'];
+  i: string | number;
+  m: string;
+  s: ExchangeStatus;
+  t0: number;
+  u?: number;
+  c?: string;
+  cs?: number;
+  pg?: ExchangeSummary['progress'];
+  pc?: number;
+  err?: ExchangeSummary['error'];
+  why?: string;
+}
+
+/** An exchange read back from a line, completed by `leg` (the event it completed on). */
+export function expandExchange(c: CompactExchange, leg: { seq: number; session: string; server: string; time: number; kind: string }): ExchangeSummary {
+  const x = { id: `${leg.session}/${c.r}`, session: leg.session, server: leg.server } as ExchangeSummary;
+  if (c.c !== undefined) x.client = c.c;
+  x.requester = c.q;
+  x.requestId = c.i;
+  x.method = c.m;
+  x.status = c.s;
+  x.startedAt = c.t0;
+  x.endedAt = leg.time;
+  // As the tracker computes it: whole µs between the two times.
+  x.latencyMs = Math.round((leg.time - c.t0) * 1000) / 1000;
+  if (c.u !== undefined) x.upstreamLatencyMs = c.u;
+  x.requestSeq = c.r;
+  if (leg.kind === 'response') x.responseSeq = leg.seq;
+  if (c.cs !== undefined) x.cancelSeq = c.cs;
+  x.progress = c.pg ?? [];
+  x.progressCount = c.pc ?? 0;
+  if (c.err !== undefined) x.error = c.err;
+  if (c.why !== undefined) x.reason = c.why;
+  return x;
+}
+
 /**
- * Writes an event's history line into the log, the message (`json`, already redacted) last, and
- * records where the message is (`data`, `start`, `end`) and the line's size.
+ * Writes an event's history line into the log, the message (`json`, already redacted; `ascii`
+ * when known to be) last, and records where the message is (`data`, `start`, `end`) and the
+ * line's size.
  */
-export function writeEventLine(log: LineLog, e: StoredEvent, json: string | undefined): void {
+export function writeEventLine(log: LineLog, e: StoredEvent, json: string | undefined, ascii = false): void {
   for (;;) {
     log.begin();
     const from = log.pos;
@@ -163,7 +204,7 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
       log.num(e.seq + 1);
       log.bytes(TIME);
       log.ms(e.twinTime);
-      if (e.completed !== undefined && (e.flags & TWIN_COMPLETES) !== 0) writeExchanges(log, e, e.completed);
+      if (e.completed !== undefined && (e.flags & TWIN_COMPLETES) !== 0) writeExchanges(log, e.completed);
       log.byte(CLOSE);
     }
     log.bytes(e.ref.prefixTimeBytes);
@@ -178,13 +219,14 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
     const note = e.note;
     if (note !== undefined) { log.bytes(NOTE); log.utf8(str(note)); }
     if (e.httpRef !== undefined) { log.bytes(HTTP); log.bytes(e.httpRef.bytes); }
-    if (e.completed !== undefined && (e.flags & TWIN_COMPLETES) === 0) writeExchanges(log, e, e.completed);
+    if (e.completed !== undefined && (e.flags & TWIN_COMPLETES) === 0) writeExchanges(log, e.completed);
     const info = e.sessionInfo;
     if (info !== undefined) { log.bytes(SESSION_INFO); log.utf8(str(info)); }
     if (json !== undefined) {
       log.bytes(MESSAGE);
       e.start = log.pos;
-      log.utf8(json);
+      if (ascii) log.ascii(json);
+      else log.utf8(json);
       e.end = log.pos;
     }
     log.byte(CLOSE);
@@ -202,11 +244,12 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
 }
 
 /** Without history: only the message goes into the log (memory reads it from there). */
-export function writeMessage(log: LineLog, e: StoredEvent, json: string): void {
+export function writeMessage(log: LineLog, e: StoredEvent, json: string, ascii = false): void {
   for (;;) {
     log.begin();
     e.start = log.pos;
-    log.utf8(json);
+    if (ascii) log.ascii(json);
+    else log.utf8(json);
     e.end = log.pos;
     if (!log.overflow) {
       log.end();
@@ -251,4 +294,38 @@ export function legJson(e: CapturedLeg): string {
   if (e.sessionInfo !== undefined) s += `,"sessionInfo":${str(e.sessionInfo)}`;
   const json = e.json;
   return json === undefined ? `${s}}` : `${s},"message":${json}}`;
+}
+
+type LineValue = CaptureEvent & { same?: number; x?: CompactExchange[]; twin?: { seq?: unknown; time?: unknown; x?: CompactExchange[] } };
+
+/**
+ * The events of a history line: one, or two for a pair (`"twin":{"seq":…,"time":…}`: the same
+ * message on the other leg), with their exchanges expanded. `resolve` finds the message of an
+ * earlier event that a `same` reference points at (files written by earlier versions).
+ */
+export function eventsFromLine(line: string, resolve?: (seq: number) => unknown): CaptureEvent[] {
+  let value: LineValue | undefined;
+  try {
+    value = JSON.parse(line) as LineValue;
+  } catch {
+    return [];
+  }
+  if (typeof value?.seq !== 'number') return [];
+  if (value.same !== undefined) {
+    const message = resolve?.(value.same);
+    if (message !== undefined) value.message = message;
+    delete value.same;
+  }
+  const { twin, x } = value;
+  delete value.twin;
+  delete value.x;
+  if (x !== undefined) value.exchanges = x.map((c) => expandExchange(c, value));
+  if (twin === undefined || typeof twin.seq !== 'number' || typeof twin.time !== 'number') return [value];
+  const second: CaptureEvent = { ...value, seq: twin.seq, time: twin.time };
+  const leg = otherLeg(value.leg);
+  if (leg !== undefined) second.leg = leg;
+  delete second.http;
+  delete second.exchanges;
+  if (twin.x !== undefined) second.exchanges = twin.x.map((c) => expandExchange(c, second));
+  return [value, second];
 }

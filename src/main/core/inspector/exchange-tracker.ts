@@ -33,9 +33,18 @@ const NO_PROGRESS: ProgressEntry[] = Object.freeze([]) as unknown as ProgressEnt
 type Counts = Record<ExchangeStatus, number>;
 
 type Id = string | number;
-/** One map per requester, keyed by the id itself (a Map tells 1 from "1"): no key strings to build. */
-type ByRequester<T> = Record<CaptureOrigin, Map<Id, T>>;
-const byRequester = <T>(): ByRequester<T> => ({ client: new Map(), server: new Map(), hub: new Map() });
+
+/** One of something per requester, picked by comparisons (a keyed lookup by name is slower). */
+class ByRequester<T> {
+  constructor(
+    readonly client: T,
+    readonly server: T,
+    readonly hub: T,
+  ) {}
+  of(who: CaptureOrigin): T {
+    return who === 'client' ? this.client : who === 'server' ? this.server : this.hub;
+  }
+}
 
 function isId(v: unknown): v is string | number {
   return typeof v === 'string' || typeof v === 'number';
@@ -128,6 +137,69 @@ class Exchange implements ExchangeSummary {
   }
 }
 
+function countStatus(counts: Counts, status: ExchangeStatus): void {
+  switch (status) {
+    case 'ok':
+      counts.ok++;
+      return;
+    case 'error':
+      counts.error++;
+      return;
+    case 'cancelled':
+      counts.cancelled++;
+      return;
+    case 'timeout':
+      counts.timeout++;
+      return;
+    case 'orphaned':
+      counts.orphaned++;
+      return;
+    case 'pending':
+      counts.pending++;
+      return;
+  }
+}
+
+/**
+ * A requester's open exchanges. Few are open at a time, so an array, scanned (a Map rehashed
+ * every few calls as entries came and went); past INDEXED it also keeps a Map by id, so a client
+ * with thousands in flight is not scanned. Ids are unique among open exchanges of a requester.
+ */
+const INDEXED = 32;
+class OpenList {
+  private items: Exchange[] = [];
+  private index: Map<Id, Exchange> | undefined;
+
+  get(id: Id): Exchange | undefined {
+    if (this.index !== undefined) return this.index.get(id);
+    const items = this.items;
+    for (let i = items.length - 1; i >= 0; i--) if (items[i]!.requestId === id) return items[i];
+    return undefined;
+  }
+
+  add(x: Exchange): void {
+    this.items.push(x);
+    if (this.index !== undefined) this.index.set(x.requestId, x);
+    else if (this.items.length > INDEXED) this.index = new Map(this.items.map((y) => [y.requestId, y]));
+  }
+
+  delete(x: Exchange): void {
+    const items = this.items;
+    const i = items.lastIndexOf(x);
+    if (i < 0) return;
+    const last = items.pop()!;
+    if (i < items.length) items[i] = last;
+    if (this.index !== undefined) {
+      this.index.delete(x.requestId);
+      if (items.length === 0) this.index = undefined;
+    }
+  }
+
+  values(): readonly Exchange[] {
+    return this.items;
+  }
+}
+
 /** Who may have asked, in the order to look (constant arrays: one less allocation per message). */
 const SERVER: readonly CaptureOrigin[] = ['server'];
 const HUB_CLIENT: readonly CaptureOrigin[] = ['hub', 'client'];
@@ -161,10 +233,11 @@ export class ExchangeTracker {
   /** By status, over the session's life (not only what is still in the ring). */
   readonly counts: Counts = { pending: 0, ok: 0, error: 0, cancelled: 0, timeout: 0, orphaned: 0 };
   exchangesSeen = 0;
-  private readonly open = byRequester<Exchange>();
-  private readonly byProgress = byRequester<Exchange>();
+  private readonly open = new ByRequester(new OpenList(), new OpenList(), new OpenList());
+  /** Keyed by the token itself (a Map tells 1 from "1"): no key strings to build. */
+  private readonly byProgress = new ByRequester(new Map<Id, Exchange>(), new Map<Id, Exchange>(), new Map<Id, Exchange>());
   /** Recently closed exchanges, for late responses and the other leg's copies. */
-  private readonly recent: Record<CaptureOrigin, RecentRing> = { client: new RecentRing(), server: new RecentRing(), hub: new RecentRing() };
+  private readonly recent = new ByRequester(new RecentRing(), new RecentRing(), new RecentRing());
 
   constructor(
     private readonly session: string,
@@ -206,9 +279,9 @@ export class ExchangeTracker {
     const meta = paramsOf(message)?._meta as { progressToken?: unknown } | undefined;
     if (meta && isId(meta.progressToken)) {
       x.progressToken = meta.progressToken;
-      this.byProgress[requester].set(meta.progressToken, x);
+      this.byProgress.of(requester).set(meta.progressToken, x);
     }
-    this.open[requester].set(id, x);
+    this.open.of(requester).add(x);
     this.exchanges.push(x);
     this.counts.pending++;
     this.exchangesSeen++;
@@ -228,7 +301,7 @@ export class ExchangeTracker {
     // Open exchanges first (as the hub itself routes: its own waiters, then the client's).
     let x: Exchange | undefined;
     for (const who of candidates) x ??= this.pending(who, id);
-    for (const who of candidates) x ??= this.recent[who].find(id);
+    for (const who of candidates) x ??= this.recent.of(who).find(id);
     if (!x) return undefined;
     if (x.status !== 'pending') {
       // Cancelled or timed out already: the server's answer came late, and the hub dropped it.
@@ -273,7 +346,7 @@ export class ExchangeTracker {
     if (!isId(token)) return;
     const requesters = e.direction === 'to-client' ? CLIENT_HUB : SERVER;
     for (const who of requesters) {
-      const x = this.byProgress[who].get(token);
+      const x = this.byProgress.of(who).get(token);
       if (!x || e.leg !== x.firstLeg) continue;
       const entry: ProgressEntry = { seq: e.seq, time: e.time };
       if (typeof params?.progress === 'number') entry.progress = params.progress;
@@ -290,27 +363,29 @@ export class ExchangeTracker {
   private close(x: Exchange, status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): ExchangeSummary {
     this.forget(x);
     this.counts.pending--;
-    this.counts[status]++;
+    countStatus(this.counts, status);
     x.finish(status, time, responseSeq, reason);
     if (x.client === undefined) {
       // The client's own initialize is answered before its name is known to the session.
       const client = this.client();
       if (client !== undefined) x.client = client;
     }
-    this.recent[x.requester].add(x);
+    this.recent.of(x.requester).add(x);
     return x;
   }
 
   /** The open exchange of a requester with this id. */
   private pending(requester: CaptureOrigin, id: Id): Exchange | undefined {
-    return this.open[requester].get(id);
+    return this.open.of(requester).get(id);
   }
 
   /** No longer open (the caller closes it or drops it). */
   private forget(x: Exchange): void {
-    const open = this.open[x.requester];
-    if (open.get(x.requestId) === x) open.delete(x.requestId);
+    this.open.of(x.requester).delete(x);
     const token = x.progressToken;
-    if (token !== undefined && this.byProgress[x.requester].get(token) === x) this.byProgress[x.requester].delete(token);
+    if (token !== undefined) {
+      const byProgress = this.byProgress.of(x.requester);
+      if (byProgress.get(token) === x) byProgress.delete(token);
+    }
   }
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CaptureEvent, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { errCode } from '../fs/err-code.js';
-import { eventsFromLine } from './stored-event.js';
+import { eventsFromLine } from './event-line.js';
 
 export interface HistoryFile {
   name: string;

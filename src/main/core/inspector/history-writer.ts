@@ -66,10 +66,10 @@ export class HistoryWriter {
    * next batch. A new file starts only before an event line. The line is written even when it
    * is dropped from the disk: memory reads the message from it.
    */
-  addEvent(e: StoredEvent, json: string | undefined): void {
+  addEvent(e: StoredEvent, json: string | undefined, ascii = false): void {
     const keep = this.room();
     if (keep && (!this.stream || this.currentSize >= this.limits.historyFileBytes)) this.rotate(e.seq);
-    writeEventLine(this.pending, e, json);
+    writeEventLine(this.pending, e, json, ascii);
     if (!keep) {
       this.pending.discard();
       return;

@@ -24,6 +24,8 @@ export function registerInspectorApi(api: ApiRegistry, deps: InspectorApiDeps): 
   const queries = new InspectorQueries(inspector);
   api.register(inspectorContract, {
     'inspector.status': async () => {
+      // Queued items are processed in batches: take them in first, so the cursor is current.
+      inspector.flush();
       const files = inspector.writer ? await listHistoryFiles(inspector.historyDir) : [];
       const { limits, memory } = inspector;
       return {
@@ -47,7 +49,10 @@ export function registerInspectorApi(api: ApiRegistry, deps: InspectorApiDeps): 
     'inspector.exchanges.list': (input) => queries.exchanges(input),
     'inspector.events.list': (input) => queries.events(input),
     'inspector.search': (input) => queries.search(input),
-    'inspector.stats': (input) => ({ since: inspector.stats.since, servers: inspector.stats.list(input.server) }),
+    'inspector.stats': (input) => {
+      inspector.flush();
+      return { since: inspector.stats.since, servers: inspector.stats.list(input.server) };
+    },
     'inspector.export': async ({ session, format }) => {
       const summary = await queries.session(session);
       const events = await queries.sessionEvents(session);

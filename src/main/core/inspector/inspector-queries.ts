@@ -36,6 +36,8 @@ export class InspectorQueries {
 
   async listSessions(f: SessionFilter): Promise<{ sessions: InspectorSession[]; total: number }> {
     await this.inspector.historyReady;
+    // What is still queued (drains run in batches) counts too.
+    this.inspector.flush();
     const { memory } = this.inspector;
     const since = millis(f.since);
     const until = millis(f.until);
@@ -54,6 +56,7 @@ export class InspectorQueries {
 
   async session(id: string): Promise<InspectorSession> {
     await this.inspector.historyReady;
+    this.inspector.flush();
     const s = this.inspector.memory.summary(id);
     if (!s) throw new ApiError('session_not_found', `No captured session '${id}' (it may have expired from history); list them with inspector.sessions.list`);
     return s;

@@ -40,6 +40,21 @@ export interface CaptureHooks {
 /** Work per drain before yielding to the event loop, so proxying never waits long behind capture. */
 const DRAIN_BUDGET_MS = 8;
 
+type MessageKind = 'request' | 'notification' | 'response';
+type Origin = 'client' | 'server' | 'hub';
+function messageIndex(upstream: boolean, toServer: boolean, origin: Origin, kind: MessageKind): number {
+  const o = origin === 'client' ? 0 : origin === 'server' ? 1 : 2;
+  const k = kind === 'request' ? 0 : kind === 'notification' ? 1 : 2;
+  return (((upstream ? 2 : 0) + (toServer ? 0 : 1)) * 3 + o) * 3 + k;
+}
+/** The routes of messages, by leg, direction, origin and kind: read from a table for every message. */
+const MESSAGE_ROUTES: number[] = [];
+for (const upstream of [false, true])
+  for (const toServer of [true, false])
+    for (const origin of ['client', 'server', 'hub'] as const)
+      for (const kind of ['request', 'notification', 'response'] as const)
+        MESSAGE_ROUTES[messageIndex(upstream, toServer, origin, kind)] = routeOf(upstream ? 'upstream' : 'client', toServer ? 'to-server' : 'to-client', origin, kind);
+
 const STDERR_ROUTE = routeOf('upstream', undefined, 'server', 'stderr');
 const HTTP_ROUTE = routeOf('upstream', 'to-server', 'hub', 'http');
 const LIFECYCLE_ROUTE = routeOf(undefined, undefined, 'hub', 'lifecycle');
@@ -49,8 +64,10 @@ const LIFECYCLE_ROUTE = routeOf(undefined, undefined, 'hub', 'lifecycle');
  * is as fine as the clock is useful and makes them cheap to write.
  */
 function epochMs(t: number): number {
-  return Math.round((performance.timeOrigin + t) * 1000) / 1000;
+  return Math.round((TIME_ORIGIN + t) * 1000) / 1000;
 }
+/** performance.timeOrigin is a getter into the runtime: read it once. */
+const TIME_ORIGIN = performance.timeOrigin;
 
 function upstreamTransport(runtime: ServerRuntime): string {
   const c = runtime.config as Record<string, unknown>;
@@ -69,9 +86,9 @@ export class Inspector implements CaptureHooks {
   historyReady: Promise<void> = Promise.resolve();
   private seq: number;
   private readonly listeners = new Set<(e: StoredEvent) => void>();
-  private readonly records = new WeakMap<SessionCapture, SessionRecord>();
   /** Scratch objects of `message` (it runs for every message: no allocation for them). */
-  private readonly text: MessageText = { json: '', size: 0, truncated: false };
+  private readonly text: MessageText = { json: '', size: 0, truncated: false, ascii: false };
+  private readonly first: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
   private readonly second: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
   private closed = false;
 
@@ -160,7 +177,7 @@ export class Inspector implements CaptureHooks {
   }
 
   private recordFor(item: TapItem, time: number): SessionRecord {
-    let record = this.records.get(item.tap);
+    let record = item.tap.record;
     if (record) return record;
     const info = item.tap.info;
     record = new SessionRecord(
@@ -169,7 +186,7 @@ export class Inspector implements CaptureHooks {
       (text) => this.redactor.redact(text),
     );
     record.dropCounter = item.tap;
-    this.records.set(item.tap, record);
+    item.tap.record = record;
     this.memory.sessions.set(record.id, record);
     return record;
   }
@@ -229,7 +246,7 @@ export class Inspector implements CaptureHooks {
     const kind = isCall ? ('id' in m ? 'request' : 'notification') : 'response';
     const origin = item.note !== undefined ? 'hub' : !item.toServer ? 'server' : record.identity.debug ? 'hub' : 'client';
     const direction = item.toServer ? 'to-server' : 'to-client';
-    const e = new StoredEvent(++this.seq, record.ref, time, routeOf(item.leg, direction, origin, kind));
+    const e = new StoredEvent(++this.seq, record.ref, time, MESSAGE_ROUTES[messageIndex(item.leg === 'upstream', item.toServer, origin, kind)]!);
     if (isCall) e.method = internMethod(m.method);
     if ('id' in m) e.id = m.id;
     const text = messageText(item.raw ?? JSON.stringify(m), this.redactor, this.limits.maxMessageBytes, this.text);
@@ -241,7 +258,18 @@ export class Inspector implements CaptureHooks {
       record.lastHttp = clientHttp(record.lastHttp, item.req, item.status, this.redactor);
       e.httpRef = record.lastHttp.ref;
     }
-    let completed = record.tracker.observe(e, m);
+    // The tracker sees plain objects of one shape (the event's fields are getters).
+    const first = this.first;
+    first.seq = e.seq;
+    first.time = time;
+    first.leg = item.leg;
+    first.direction = direction;
+    first.origin = origin;
+    first.kind = kind;
+    first.method = e.method;
+    first.id = e.id;
+    first.note = item.note;
+    let completed = record.tracker.observe(first, m);
     if (item.t2 >= 0) {
       const second = this.second;
       second.seq = e.seq + 1;
@@ -255,13 +283,13 @@ export class Inspector implements CaptureHooks {
       const more = record.tracker.observe(second, m);
       if (more !== undefined && completed !== undefined) {
         // Both legs completed exchanges (not a case the hub produces): two events, then.
-        this.keep(record, e, completed, json);
+        this.keep(record, e, completed, json, text.ascii);
         const e2 = new StoredEvent(++this.seq, record.ref, second.time, ROUTES[e.route]!.twin);
         e2.method = e.method;
         e2.id = e.id;
         e2.size = e.size;
         e2.truncated = e.truncated;
-        this.keep(record, e2, more, json);
+        this.keep(record, e2, more, json, text.ascii);
         return;
       }
       this.seq++;
@@ -271,15 +299,15 @@ export class Inspector implements CaptureHooks {
         e.flags |= TWIN_COMPLETES;
       }
     }
-    this.keep(record, e, completed, json);
+    this.keep(record, e, completed, json, text.ascii);
   }
 
-  private keep(record: SessionRecord, e: StoredEvent, completed: ExchangeSummary[] | undefined, json: string): void {
+  private keep(record: SessionRecord, e: StoredEvent, completed: ExchangeSummary[] | undefined, json: string, ascii: boolean): void {
     if (completed !== undefined) {
       e.completed = completed.length === 1 ? completed[0] : completed;
       for (const x of completed) this.completed(record, x);
     }
-    this.store(record, e, json);
+    this.store(record, e, json, ascii);
   }
 
   private http(record: SessionRecord, info: UpstreamHttpExchange, time: number): void {
@@ -300,7 +328,7 @@ export class Inspector implements CaptureHooks {
     const e = new StoredEvent(++this.seq, record.ref, time, LIFECYCLE_ROUTE);
     e.text = text;
     if (completed.length > 0) e.completed = completed;
-    this.store(record, e, undefined, true);
+    this.store(record, e, undefined, false, true);
   }
 
   /**
@@ -308,19 +336,19 @@ export class Inspector implements CaptureHooks {
    * counts, memory, then live subscribers (in seq order). A lifecycle event (`withInfo`) carries
    * the session as it stands after it, and the session's line follows it on disk.
    */
-  private store(record: SessionRecord, e: StoredEvent, json: string | undefined, withInfo = false): void {
+  private store(record: SessionRecord, e: StoredEvent, json: string | undefined, ascii = false, withInfo = false): void {
     let learned = false;
     if (withInfo) {
       learned = record.note(e);
       e.sessionInfo = record.summary(true);
     }
-    if (this.writer) this.writer.addEvent(e, json);
-    else if (json !== undefined) writeMessage(this.lines, e, json);
+    if (this.writer) this.writer.addEvent(e, json, ascii);
+    else if (json !== undefined) writeMessage(this.lines, e, json, ascii);
     this.lines.mark(e.lastSeq);
     if (!withInfo) learned = record.note(e);
     this.memory.add(record, e);
     this.lines.release(this.memory.oldestSeq ?? Infinity);
     if (learned || withInfo) this.writer?.addLine(sessionLine(record.summary(false)));
-    for (const listener of this.listeners) listener(e);
+    if (this.listeners.size > 0) for (const listener of this.listeners) listener(e);
   }
 }

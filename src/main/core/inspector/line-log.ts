@@ -37,6 +37,13 @@ const utf8Write: Utf8Write =
     return this.write(text, offset, length, 'utf8');
   };
 
+type Latin1Write = (this: Buffer, text: string, offset: number, length: number) => number;
+const latin1Write: Latin1Write =
+  (Buffer.prototype as unknown as { latin1Write?: Latin1Write }).latin1Write ??
+  function (this: Buffer, text: string, offset: number, length: number): number {
+    return this.write(text, offset, length, 'latin1');
+  };
+
 export class LineLog {
   /** The buffer being filled, and the next free byte in it. */
   chunk: Buffer;
@@ -55,6 +62,8 @@ export class LineLog {
   private pendingStart = 0;
   private done: Buffer[] = [];
   private doneChunks: Chunk[] = [];
+  private msHigh = -1;
+  private msHighBytes = Buffer.alloc(0);
   private doneBytes = 0;
 
   /** `keep`: bytes are kept until `take()` (history on); otherwise nothing but memory refers to them. */
@@ -125,16 +134,30 @@ export class LineLog {
 
   /** Bytes encoded earlier (constant parts of lines). */
   bytes(b: Buffer): void {
-    if (b.length > this.chunk.length - this.pos) {
+    const n = b.length;
+    const chunk = this.chunk;
+    const pos = this.pos;
+    if (n > chunk.length - pos) {
       this.overflow = true;
       return;
     }
-    if (b.length < 24) for (let i = 0; i < b.length; i++) this.chunk[this.pos++] = b[i]!;
-    else {
-      // TypedArray#set: Buffer#copy's argument checks cost more than the copy.
-      this.chunk.set(b, this.pos);
-      this.pos += b.length;
+    // Short pieces by hand; longer ones with TypedArray#set (a native call, and Buffer#copy's
+    // argument checks cost more than the copy).
+    if (n < 32) for (let i = 0; i < n; i++) chunk[pos + i] = b[i]!;
+    else chunk.set(b, pos);
+    this.pos = pos + n;
+  }
+
+  /**
+   * A string known to be ASCII (its UTF-8 length is its length): copied as Latin-1, which is a
+   * plain copy where UTF-8 encoding looks at every character.
+   */
+  ascii(text: string): void {
+    if (text.length > this.chunk.length - this.pos) {
+      this.overflow = true;
+      return;
     }
+    this.pos += latin1Write.call(this.chunk, text, this.pos, text.length);
   }
 
   /** One ASCII character by its code. */
@@ -164,12 +187,45 @@ export class LineLog {
       this.utf8(String(x));
       return;
     }
+    if (us >= 1e12) {
+      // An epoch time: its leading digits change every 1000 s and are written from a cache, the
+      // rest as 6 + 3 digits.
+      const high = Math.floor(us / 1e9);
+      if (high !== this.msHigh) {
+        this.msHigh = high;
+        this.msHighBytes = Buffer.from(String(high));
+      }
+      this.bytes(this.msHighBytes);
+      this.lowMs(us - high * 1e9);
+      return;
+    }
     const whole = Math.floor(us / 1000);
     const frac = us - whole * 1000;
-    this.digits(whole, 0);
+    this.digits32(whole, 0);
     if (frac === 0) return;
     this.byte(46); // .
-    this.digits(frac, 3);
+    this.digits32(frac, 3);
+  }
+
+  /** `dddddd.ddd` from µs below 10^9 (trailing zeros are valid JSON and parse the same). */
+  private lowMs(low: number): void {
+    const buf = this.chunk;
+    const p = this.pos;
+    if (10 > buf.length - p) {
+      this.overflow = true;
+      return;
+    }
+    let x = low | 0;
+    for (let i = 9; i >= 0; i--) {
+      if (i === 6) {
+        buf[p + 6] = 46; // .
+        continue;
+      }
+      const q = (x / 10) | 0;
+      buf[p + i] = 48 + x - q * 10;
+      x = q;
+    }
+    this.pos = p + 10;
   }
 
   /**

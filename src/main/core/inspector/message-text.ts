@@ -11,6 +11,8 @@ export interface MessageText {
   /** UTF-8 bytes of the message as it crossed. */
   size: number;
   truncated: boolean;
+  /** `json` is ASCII only (the line log then copies it rather than encoding it). */
+  ascii: boolean;
 }
 
 export function messageText(raw: string, redactor: Redactor, maxBytes: number, out: MessageText): MessageText {
@@ -21,14 +23,16 @@ export function messageText(raw: string, redactor: Redactor, maxBytes: number, o
     out.json = JSON.stringify(prefix);
     out.size = size;
     out.truncated = true;
+    out.ascii = Buffer.byteLength(out.json) === out.json.length;
     return out;
   }
-  const redacted = redactor.redactJson(raw);
-  let json = redacted.valid ? redacted.text : JSON.stringify(redacted.text);
+  let json = redactor.redactJsonText(raw);
   // Newlines can only be whitespace between JSON tokens (inside strings they are escaped).
   if (json.includes('\n') || json.includes('\r')) json = json.replace(/[\r\n]+/g, ' ');
   out.json = json;
   out.size = size;
   out.truncated = false;
+  // Only ASCII takes one UTF-8 byte per character.
+  out.ascii = json === raw ? size === raw.length : Buffer.byteLength(json) === json.length;
   return out;
 }

@@ -88,6 +88,24 @@ export class Redactor {
     }
   }
 
+  /**
+   * JSON text with every secret masked, as valid JSON: the text itself when nothing matched (the
+   * common case, with no allocation), else the masked text, or a JSON string holding it when a
+   * secret sat outside a string.
+   */
+  redactJsonText(text: string): string {
+    if (this.needles.length === 0) return text;
+    let out = this.redact(text);
+    if (out.includes('\\u')) out = this.redactEscaped(out);
+    if (out === text) return text;
+    try {
+      JSON.parse(out);
+      return out;
+    } catch {
+      return JSON.stringify(out);
+    }
+  }
+
   /** Header values as strings; credential headers replaced whole, secrets masked in the rest. */
   redactHeaders(headers: Record<string, string | string[] | number | undefined>): Record<string, string> {
     const out: Record<string, string> = {};

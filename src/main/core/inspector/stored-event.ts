@@ -25,14 +25,13 @@ export interface SessionRef {
   readonly id: string;
   readonly server: string;
   readonly prefix: string;
-  /** `prefix` encoded, for the line log; and followed by `,"time":`. */
-  readonly prefixBytes: Buffer;
+  /** `prefix` followed by `,"time":`, encoded for the line log. */
   readonly prefixTimeBytes: Buffer;
 }
 
 export function sessionRef(id: string, server: string): SessionRef {
   const prefix = `,"session":${JSON.stringify(id)},"server":${JSON.stringify(server)}`;
-  return { id, server, prefix, prefixBytes: Buffer.from(prefix), prefixTimeBytes: Buffer.from(`${prefix},"time":`) };
+  return { id, server, prefix, prefixTimeBytes: Buffer.from(`${prefix},"time":`) };
 }
 
 /** An HTTP exchange's details, with their JSON encoded once (shared while they stay the same). */
@@ -367,37 +366,4 @@ function parseOr(json: string): unknown {
   } catch {
     return json;
   }
-}
-
-type LineValue = CaptureEvent & { same?: number; twin?: { seq?: unknown; time?: unknown; exchanges?: CaptureEvent['exchanges'] } };
-
-/**
- * The events of a history line: one, or two for a pair (`"twin":{"seq":…,"time":…}`: the same
- * message on the other leg). `resolve` finds the message of an earlier event that a `same`
- * reference points at (files written by earlier versions).
- */
-export function eventsFromLine(line: string, resolve?: (seq: number) => unknown): CaptureEvent[] {
-  let value: LineValue | undefined;
-  try {
-    value = JSON.parse(line) as LineValue;
-  } catch {
-    return [];
-  }
-  if (typeof value?.seq !== 'number') return [];
-  if (value.same !== undefined) {
-    const message = resolve?.(value.same);
-    if (message !== undefined) value.message = message;
-    delete value.same;
-  }
-  const twin = value.twin;
-  if (twin === undefined) return [value];
-  delete value.twin;
-  if (typeof twin.seq !== 'number' || typeof twin.time !== 'number') return [value];
-  const second: CaptureEvent = { ...value, seq: twin.seq, time: twin.time };
-  const leg = otherLeg(value.leg);
-  if (leg !== undefined) second.leg = leg;
-  delete second.http;
-  delete second.exchanges;
-  if (twin.exchanges !== undefined) second.exchanges = twin.exchanges;
-  return [value, second];
 }
