@@ -11,8 +11,18 @@ import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/
 import { startEngine } from '../../src/main/core/engine.js';
 import { onCleanup, SseReader, waitFor, type ServerEntry, type TestHub } from '../helpers/hub-harness.js';
 
+/** A remote server entry (Streamable HTTP or legacy HTTP+SSE), as the config takes it. */
+export interface RemoteServerEntry {
+  url: string;
+  type?: 'http' | 'sse' | 'streamable-http';
+  transport?: 'auto' | 'streamable-http' | 'http' | 'sse';
+  headers?: Record<string, string>;
+  requestTimeoutMs?: number;
+  oauth?: false;
+}
+
 export interface CaptureHubOptions {
-  servers: Record<string, ServerEntry>;
+  servers: Record<string, ServerEntry | RemoteServerEntry>;
   inspector?: Record<string, unknown>;
   secrets?: Record<string, string>;
   tickMs?: number;

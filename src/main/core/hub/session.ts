@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { CaptureNote, SessionTap } from '../inspector/capture-tap.js';
-import type { UpstreamClosed, UpstreamConnection } from '../upstream/upstream.js';
+import type { UpstreamClosed, UpstreamConnection, UpstreamReinitialize } from '../upstream/upstream.js';
 import {
   errorResponse,
   idKey,
@@ -48,6 +48,12 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
 }
 
+/** The answer to a hub-originated request; `local` when the upstream connection wrote it itself. */
+interface Answer {
+  message: JsonRpcMessage;
+  local: boolean;
+}
+
 const REPLAY_ID_PREFIX = 'patchbay-replay-';
 /** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
 const MAX_UNCLAIMED_STREAMS = 32;
@@ -75,7 +81,7 @@ export class Session {
   private restarts: number[] = [];
   private replayCounter = 0;
   /** Hub-originated requests (initialize, replayed initialize) waiting for the server's answer. */
-  private readonly waiters = new Map<string, { resolve(m: JsonRpcMessage): void; reject(e: Error): void }>();
+  private readonly waiters = new Map<string, { resolve(a: Answer): void; reject(e: Error): void }>();
 
   constructor(
     readonly id: string,
@@ -116,10 +122,10 @@ export class Session {
     this.tap?.fromClient(request, raw, req, 200);
     try {
       const upstream = await this.ensureUpstream(false);
-      const message = await this.ask(upstream, request, raw);
+      const { message, local } = await this.ask(upstream, request, raw);
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (result && typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
-      this.tap?.toClient(message, undefined);
+      this.tap?.toClient(message, undefined, local ? 'upstream-closed' : undefined);
       return { message, ok: result !== undefined };
     } catch (err) {
       const message = errorResponse(request.id, ErrorCode.InternalError, (err as Error).message, { server: this.serverId });
@@ -139,7 +145,10 @@ export class Session {
       timer = setTimeout(() => reject(new Error(`server '${this.serverId}' did not answer '${request.method}' within ${formatDuration(timeoutMs)}`)), timeoutMs);
     });
     try {
-      return await Promise.race([this.ask(upstream, request, undefined, 'replay'), timeout]);
+      const { message, local } = await Promise.race([this.ask(upstream, request, undefined, 'replay'), timeout]);
+      // The server never answered (as when a stdio upstream dies): a failure, not its error.
+      if (local) throw new Error('error' in message && message.error ? message.error.message : `server '${this.serverId}' did not answer '${request.method}'`);
+      return message;
     } finally {
       clearTimeout(timer);
       this.waiters.delete(idKey(request.id));
@@ -152,7 +161,7 @@ export class Session {
   }
 
   /** Sends a hub-originated request and waits for its answer (or the upstream's death). */
-  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: CaptureNote): Promise<JsonRpcMessage> {
+  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: CaptureNote): Promise<Answer> {
     return new Promise((resolve, reject) => {
       this.waiters.set(idKey(request.id), { resolve, reject });
       this.tap?.toServer(request, raw, note);
@@ -270,12 +279,14 @@ export class Session {
     this.connecting = (async () => {
       const upstream = await this.host.connect(this);
       upstream.onmessage = (m, raw) => this.fromUpstream(m, raw);
+      upstream.onlocalreply = (m, raw) => this.localReply(m, raw);
       upstream.onclose = (info) => this.upstreamClosed(upstream, info);
       const tap = this.tap;
       if (tap) {
         tap.upstreamOpened();
         upstream.onstderr = (line) => tap.stderr(line);
         upstream.onhttp = (info) => tap.upstreamHttp(info);
+        upstream.onreinitialize = (step) => this.reinitialized(tap, step);
       }
       if (replay && this.initializeRequest) await this.replayInitialize(upstream);
       this.upstream = upstream;
@@ -291,11 +302,22 @@ export class Session {
   /** Re-initializes a new upstream with the client's own `initialize` (ARCHITECTURE: reliability). */
   private async replayInitialize(upstream: UpstreamConnection): Promise<void> {
     const id = `${REPLAY_ID_PREFIX}${++this.replayCounter}`;
-    const answer = await this.ask(upstream, { ...this.initializeRequest!, id }, undefined, 'replay-initialize');
+    const { message: answer } = await this.ask(upstream, { ...this.initializeRequest!, id }, undefined, 'replay-initialize');
     if ('error' in answer && answer.error) throw new Error(`server '${this.serverId}' refused the replayed initialize: ${answer.error.message}`);
     const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
     this.tap?.toServer(initialized, undefined, 'replay-initialize');
     upstream.send(initialized);
+  }
+
+  /**
+   * A remote upstream re-initialized a lost upstream session on its own link (it must, see
+   * RemoteUpstream.replayInitialize): captured as this session's replay above is, the server's
+   * answer kept from the client, and the new upstream session counted as a restart.
+   */
+  private reinitialized(tap: SessionTap, step: UpstreamReinitialize): void {
+    if (step.step === 'sent') tap.toServer(step.message, undefined, 'replay-initialize');
+    else if (step.step === 'answered') tap.fromServer(step.message, step.raw);
+    else tap.upstreamOpened();
   }
 
   private fromUpstream(message: JsonRpcMessage, raw: string): void {
@@ -306,7 +328,7 @@ export class Session {
       const waiter = this.waiters.get(key);
       if (waiter) {
         this.waiters.delete(key);
-        waiter.resolve(message);
+        waiter.resolve({ message, local: false });
         return;
       }
       const p = this.pending.get(key);
@@ -315,6 +337,25 @@ export class Session {
       return;
     }
     this.routeServerMessage(message, raw);
+  }
+
+  /**
+   * An error the upstream connection wrote for a request the server will not answer: routed as an
+   * answer is, the very same text to the client, but captured as the hub's (on the client leg
+   * only), as failAll does when a stdio upstream dies.
+   */
+  private localReply(message: JsonRpcMessage, raw: string): void {
+    this.lastActivity = Date.now();
+    if ('method' in message) return; // always a response
+    const key = idKey(message.id ?? '');
+    const waiter = this.waiters.get(key);
+    if (waiter) {
+      this.waiters.delete(key);
+      waiter.resolve({ message, local: true });
+      return;
+    }
+    const p = this.pending.get(key);
+    if (p) this.answer(key, p, message, raw, 'upstream-closed');
   }
 
   /**

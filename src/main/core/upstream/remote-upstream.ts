@@ -19,7 +19,7 @@ import { InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol
 import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../hub/json-rpc.js';
 import type { Logger } from '../log/logger.js';
 import { isUpstreamAuthError } from '../oauth/oauth-errors.js';
-import type { UpstreamClosed, UpstreamConnection, UpstreamHttpExchange } from './upstream.js';
+import type { UpstreamClosed, UpstreamConnection, UpstreamHttpExchange, UpstreamReinitialize } from './upstream.js';
 import { exchangeOf } from './remote-exchange.js';
 import { displayUrl, httpStatusOf, rpcErrorFor } from './remote-errors.js';
 import type { RemoteFetch } from './remote-fetch.js';
@@ -71,11 +71,15 @@ function isInitialize(m: JsonRpcMessage): m is JsonRpcRequest {
 
 export class RemoteUpstream implements UpstreamConnection {
   onmessage: ((message: JsonRpcMessage, raw: string) => void) | undefined;
+  /** The errors this connection writes itself (see fail): the server sent nothing. */
+  onlocalreply: ((message: JsonRpcMessage, raw: string) => void) | undefined;
   /** Never fired: a remote that fails is reported per request, and the session stays usable. */
   onclose: ((info: UpstreamClosed) => void) | undefined;
   onstderr: ((line: string) => void) | undefined;
   /** Set while the inspector captures: each HTTP exchange with the server (credentials masked). */
   onhttp: ((info: UpstreamHttpExchange) => void) | undefined;
+  /** Set while the inspector captures: the replayed initialize of a re-initialization (P17). */
+  onreinitialize: ((step: UpstreamReinitialize) => void) | undefined;
 
   private isClosed = false;
   private readonly url: URL;
@@ -106,7 +110,7 @@ export class RemoteUpstream implements UpstreamConnection {
   send(message: JsonRpcMessage, _raw?: string): void {
     if (isRequest(message)) {
       if (this.isClosed) {
-        this.reply(errorResponse(message.id, ErrorCode.InternalError, `server '${this.opts.serverId}': the connection is closed`));
+        this.replyLocally(errorResponse(message.id, ErrorCode.InternalError, `server '${this.opts.serverId}': the connection is closed`));
         return;
       }
       const entry: Pending = { id: message.id, method: message.method, generation: 0, posted: false, abort: new AbortController() };
@@ -270,9 +274,15 @@ export class RemoteUpstream implements UpstreamConnection {
     return link;
   }
 
-  /** Re-initializes a new upstream session with the client's own `initialize` (P17). */
+  /**
+   * Re-initializes a new upstream session with the client's own `initialize` (P17). It stays here,
+   * not in the session (which replays for stdio): it must run on the new link before the message
+   * that found the session gone is retried there, and only this class knows links. What it sends
+   * and hears is reported through `onreinitialize`, so the session captures it as its own replay.
+   */
   private async replayInitialize(link: RemoteLink): Promise<void> {
     const id = `${REINIT_PREFIX}${++this.reinitCounter}`;
+    const request = { ...this.initializeRequest!, id };
     const limit = this.opts.initializeTimeoutMs;
     const answer = await new Promise<JsonRpcMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -285,17 +295,25 @@ export class RemoteUpstream implements UpstreamConnection {
         clearTimeout(timer);
         resolve(m);
       });
-      link.send({ ...this.initializeRequest!, id } as JSONRPCMessage).catch((err: unknown) => {
+      this.onreinitialize?.({ step: 'sent', message: request });
+      link.send(request as JSONRPCMessage).catch((err: unknown) => {
         clearTimeout(timer);
         this.internal.delete(idKey(id));
         reject(err instanceof Error ? err : new Error(String(err)));
       });
     });
+    this.onreinitialize?.({ step: 'answered', message: answer, raw: JSON.stringify(answer) });
     const error = (answer as { error?: { message?: string } }).error;
     if (error) throw new Error(`refused the replayed initialize: ${error.message ?? 'no message'}`);
+    // A restart counts once the server took the initialize: while it is down, every message tries
+    // (and fails) to re-initialize, and those attempts opened nothing.
+    this.onreinitialize?.({ step: 'opened' });
     const version = (answer as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
     if (typeof version === 'string') link.setProtocolVersion(version);
-    if (this.initializedSent) await link.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    if (!this.initializedSent) return;
+    const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    this.onreinitialize?.({ step: 'sent', message: initialized });
+    await link.send(initialized as JSONRPCMessage);
   }
 
   private fromUpstream(link: RemoteLink, message: JsonRpcMessage): void {
@@ -374,7 +392,7 @@ export class RemoteUpstream implements UpstreamConnection {
     this.pending.delete(key);
     clearTimeout(entry.timer);
     entry.abort.abort();
-    this.reply(errorResponse(entry.id, code, message, { server: this.opts.serverId, ...data }));
+    this.replyLocally(errorResponse(entry.id, code, message, { server: this.opts.serverId, ...data }));
   }
 
   /** The links' fetch: reports each exchange to the inspector when it listens. */
@@ -392,5 +410,12 @@ export class RemoteUpstream implements UpstreamConnection {
 
   private reply(message: JsonRpcMessage): void {
     this.onmessage?.(message, JSON.stringify(message));
+  }
+
+  /** An answer written here, not by the server: the same text, told apart for the inspector. */
+  private replyLocally(message: JsonRpcMessage): void {
+    const raw = JSON.stringify(message);
+    if (this.onlocalreply) this.onlocalreply(message, raw);
+    else this.onmessage?.(message, raw);
   }
 }

@@ -24,17 +24,36 @@ export interface UpstreamHttpExchange {
   ids?: Array<string | number>;
 }
 
+/**
+ * What a remote upstream exchanges with the server on its own when it re-initializes a lost
+ * upstream session (P17): the replayed `initialize` and `notifications/initialized` it sends, the
+ * server's answer to that initialize (which goes no further), and `opened` once the server took
+ * it (a new upstream session: a restart).
+ */
+export type UpstreamReinitialize =
+  | { step: 'sent'; message: JsonRpcMessage }
+  | { step: 'answered'; message: JsonRpcMessage; raw: string }
+  | { step: 'opened' };
+
 export interface UpstreamConnection {
   /** `raw` is the message's JSON text on one line when the caller already has it. */
   send(message: JsonRpcMessage, raw?: string): void;
   /** `raw` is the JSON text the server sent, suitable to forward as is. */
   onmessage: ((message: JsonRpcMessage, raw: string) => void) | undefined;
+  /**
+   * An answer the connection wrote itself, for a request the server will not answer (a remote's
+   * response stream closed unanswered, the server unreachable): nothing crossed the wire. Goes to
+   * `onmessage` when unset. Stdio upstreams do not use it (their failures close the connection).
+   */
+  onlocalreply?: ((message: JsonRpcMessage, raw: string) => void) | undefined;
   /** Fired once, when the connection ends for any reason other than close(). */
   onclose: ((info: UpstreamClosed) => void) | undefined;
   /** Lines the server wrote to stderr (its log). */
   onstderr: ((line: string) => void) | undefined;
   /** Set by a session while capture is on: remote upstreams report each HTTP exchange here. */
   onhttp?: ((info: UpstreamHttpExchange) => void) | undefined;
+  /** Set by a session while capture is on: remote upstreams report a re-initialization here. */
+  onreinitialize?: ((step: UpstreamReinitialize) => void) | undefined;
   readonly closed: boolean;
   close(): Promise<void>;
 }
