@@ -3,8 +3,8 @@
  * the remote fixtures (Streamable HTTP, legacy HTTP+SSE) on loopback. Paired exchanges with
  * latency on both legs, the upstream leg's HTTP details with credentials masked, cancellations,
  * timeouts, progress, a server that dies mid-call, and header secrets kept out of everything the
- * inspector produces. The `it.fails` cases pin gaps in what the hub reports for remote servers
- * (see each one's comment); they pass while the gap is there.
+ * inspector produces; the hub's own error replies and its re-initialization of a lost upstream
+ * session, told apart from what the server sent; the transport a server actually speaks.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -288,16 +288,16 @@ describe('inspector capture of remote servers', () => {
     expect(session.restarts).toBe(1);
   });
 
-  // Gap: inspector.ts upstreamTransport() labels the session from the config alone, and reads
-  // `type: "http"` as Streamable HTTP; transportOf() (remote-connect.ts) reads it as `auto`, which
-  // falls back to HTTP+SSE: the session then says streamable-http while it speaks the legacy transport.
-  it.fails('a server configured type "http" that fell back to HTTP+SSE shows upstream transport sse', async () => {
+  it('a server configured type "http" that fell back to HTTP+SSE shows upstream transport sse, with a note on the timeline', async () => {
     const remote = await startFixture(REMOTE_SSE_SERVER);
     const hub = await startCaptureHub({ servers: { legacy: { type: 'http', url: remote.url } } });
     const client = await connect(hub, 'legacy');
     expect(await client.tool('echo', { text: 'via fallback' })).toBe('via fallback');
     await hub.settle();
-    expect((await onlySession(hub, 'legacy')).transport.upstream).toBe('sse');
+    const session = await onlySession(hub, 'legacy');
+    expect(session.transport.upstream).toBe('sse');
+    const notes = (await hub.events(session.id)).filter((e) => e.kind === 'lifecycle').map((e) => e.text);
+    expect(notes).toContainEqual(expect.stringContaining('fell back to the legacy HTTP+SSE transport'));
   });
 
   it('keeps header and URL secrets and the hub token out of events, search, JSONL and HAR exports, the live stream, history and logs', async () => {

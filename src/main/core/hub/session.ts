@@ -287,6 +287,7 @@ export class Session {
         upstream.onstderr = (line) => tap.stderr(line);
         upstream.onhttp = (info) => tap.upstreamHttp(info);
         upstream.onreinitialize = (step) => this.reinitialized(tap, step);
+        upstream.ontransport = (transport) => tap.upstreamTransport(transport);
       }
       if (replay && this.initializeRequest) await this.replayInitialize(upstream);
       this.upstream = upstream;

@@ -42,10 +42,12 @@ export interface SessionTap {
   upstreamClosed(info: UpstreamClosed): void;
   /** HTTP details of an upstream exchange (remote upstreams). */
   upstreamHttp(info: UpstreamHttpExchange): void;
+  /** The transport a remote upstream settled on (it may differ from the configured one). */
+  upstreamTransport(transport: string): void;
   ended(state: 'closed' | 'failed', failure: string | undefined): void;
 }
 
-export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'ended';
+export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'ended';
 
 /** One queued item. A class so every item has the same shape (one hidden class for V8). */
 export class TapItem {
@@ -224,6 +226,10 @@ export class SessionCapture implements SessionTap {
 
   upstreamHttp(info: UpstreamHttpExchange): void {
     this.queue.push(new TapItem('upstream-http', this, performance.now(), 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, info));
+  }
+
+  upstreamTransport(transport: string): void {
+    this.queue.push(new TapItem('upstream-transport', this, performance.now(), 'upstream', false, undefined, undefined, undefined, undefined, undefined, transport), true);
   }
 
   ended(state: 'closed' | 'failed', failure: string | undefined): void {

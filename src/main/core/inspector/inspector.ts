@@ -225,6 +225,14 @@ export class Inspector implements CaptureHooks {
       case 'upstream-http':
         this.http(record, item.detail as UpstreamHttpExchange, time);
         return;
+      case 'upstream-transport': {
+        // The label given at open came from the config; `auto` may have fallen back to HTTP+SSE.
+        const transport = item.text ?? record.identity.upstreamTransport;
+        if (transport === record.identity.upstreamTransport) return;
+        record.identity.upstreamTransport = transport;
+        if (transport === 'sse') this.lifecycle(record, time, 'server connection fell back to the legacy HTTP+SSE transport (the server did not take Streamable HTTP)');
+        return;
+      }
       case 'ended': {
         const completed = record.tracker.endSession(time, 'the session ended before an answer');
         for (const x of completed) this.completed(record, x);

@@ -80,6 +80,8 @@ export class RemoteUpstream implements UpstreamConnection {
   onhttp: ((info: UpstreamHttpExchange) => void) | undefined;
   /** Set while the inspector captures: the replayed initialize of a re-initialization (P17). */
   onreinitialize: ((step: UpstreamReinitialize) => void) | undefined;
+  /** Set while the inspector captures: the transport that answered initialize. */
+  ontransport: ((transport: 'streamable-http' | 'sse') => void) | undefined;
 
   private isClosed = false;
   private readonly url: URL;
@@ -340,8 +342,10 @@ export class RemoteUpstream implements UpstreamConnection {
     const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
     if (typeof version !== 'string') return;
     link.setProtocolVersion(version);
+    const first = !this.initialized;
     this.kind = link.kind;
     this.initialized = true;
+    if (first) this.ontransport?.(link.kind);
   }
 
   /**

@@ -54,6 +54,11 @@ export interface UpstreamConnection {
   onhttp?: ((info: UpstreamHttpExchange) => void) | undefined;
   /** Set by a session while capture is on: remote upstreams report a re-initialization here. */
   onreinitialize?: ((step: UpstreamReinitialize) => void) | undefined;
+  /**
+   * Set by a session while capture is on: the transport a remote upstream settled on once the
+   * server answered initialize (with `transport: auto` it may have fallen back to HTTP+SSE).
+   */
+  ontransport?: ((transport: 'streamable-http' | 'sse') => void) | undefined;
   readonly closed: boolean;
   close(): Promise<void>;
 }
