@@ -6,7 +6,8 @@ let seq = 0;
 function feed(t: ExchangeTracker, leg: CaptureLeg, direction: CaptureDirection, origin: CaptureOrigin, message: Record<string, unknown>, note?: string) {
   const kind = 'method' in message ? ('id' in message ? 'request' : 'notification') : 'response';
   const e = { seq: ++seq, time: seq, leg, direction, origin, kind, method: message.method as string | undefined, id: message.id as string | number | undefined, note };
-  return t.observe(e, message) ?? [];
+  const done = t.observe(e, message);
+  return done === undefined ? [] : [done];
 }
 
 /** A message passing through: the client leg, then the upstream leg (or the reverse). */

@@ -248,8 +248,8 @@ export class ExchangeTracker {
     private readonly scrub: (text: string) => string = (t) => t,
   ) {}
 
-  /** Feeds one event and its parsed message; returns the exchanges it completed. */
-  observe(e: PairingInput, message: unknown): ExchangeSummary[] | undefined {
+  /** Feeds one event and its parsed message; returns the exchange it completed (one at most). */
+  observe(e: PairingInput, message: unknown): ExchangeSummary | undefined {
     if (e.kind === 'request' && e.method !== undefined && isId(e.id)) return this.request(e, e.method, e.id, message);
     if (e.kind === 'response' && isId(e.id)) return this.response(e, e.id, message);
     if (e.kind === 'notification' && e.method === 'notifications/cancelled') return this.cancelled(e, message);
@@ -265,14 +265,14 @@ export class ExchangeTracker {
     return out;
   }
 
-  private request(e: PairingInput, method: string, id: string | number, message: unknown): ExchangeSummary[] | undefined {
+  private request(e: PairingInput, method: string, id: string | number, message: unknown): ExchangeSummary | undefined {
     const requester: CaptureOrigin = e.origin;
     const existing = this.pending(requester, id);
     if (existing && existing.firstLeg !== e.leg && !existing.seenOnOtherLeg) {
       existing.otherLegRequest(e.time);
       return undefined;
     }
-    const completed = existing ? [this.close(existing, 'orphaned', e.time, undefined, 'its id was reused by a new request')] : undefined;
+    const completed = existing ? this.close(existing, 'orphaned', e.time, undefined, 'its id was reused by a new request') : undefined;
     const x = new Exchange(this.session, this.server, requester, id, method, e.time, e.seq, e.leg);
     const client = this.client();
     if (client !== undefined) x.client = client;
@@ -296,7 +296,7 @@ export class ExchangeTracker {
     return completed;
   }
 
-  private response(e: PairingInput, id: string | number, message: unknown): ExchangeSummary[] | undefined {
+  private response(e: PairingInput, id: string | number, message: unknown): ExchangeSummary | undefined {
     const candidates = e.direction === 'to-server' ? SERVER : e.leg === 'upstream' ? HUB_CLIENT : CLIENT_HUB;
     // Open exchanges first (as the hub itself routes: its own waiters, then the client's).
     let x: Exchange | undefined;
@@ -319,10 +319,10 @@ export class ExchangeTracker {
     const reason = status !== 'ok' && status !== 'error' && error && typeof error.message === 'string' ? this.scrub(error.message) : undefined;
     const done = this.close(x, status, e.time, e.seq, reason);
     if (error && typeof error.code === 'number' && typeof error.message === 'string') x.error = { code: error.code, message: this.scrub(error.message) };
-    return [done];
+    return done;
   }
 
-  private cancelled(e: PairingInput, message: unknown): ExchangeSummary[] | undefined {
+  private cancelled(e: PairingInput, message: unknown): ExchangeSummary | undefined {
     const params = paramsOf(message);
     const requestId = params?.requestId;
     if (!isId(requestId)) return undefined;
@@ -335,7 +335,7 @@ export class ExchangeTracker {
       if (e.note === 'timeout') return undefined;
       if (e.leg !== x.firstLeg && e.origin !== 'hub') return undefined;
       const reason = typeof params?.reason === 'string' ? this.scrub(params.reason) : undefined;
-      return [this.close(x, 'cancelled', e.time, undefined, reason)];
+      return this.close(x, 'cancelled', e.time, undefined, reason);
     }
     return undefined;
   }

@@ -310,10 +310,10 @@ export class Inspector implements CaptureHooks {
     this.keep(record, e, completed, json, text.ascii);
   }
 
-  private keep(record: SessionRecord, e: StoredEvent, completed: ExchangeSummary[] | undefined, json: string, ascii: boolean): void {
+  private keep(record: SessionRecord, e: StoredEvent, completed: ExchangeSummary | undefined, json: string, ascii: boolean): void {
     if (completed !== undefined) {
-      e.completed = completed.length === 1 ? completed[0] : completed;
-      for (const x of completed) this.completed(record, x);
+      e.completed = completed;
+      this.completed(record, completed);
     }
     this.store(record, e, json, ascii);
   }
