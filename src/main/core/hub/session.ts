@@ -18,7 +18,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './json-rpc.js';
-import { SseStream, type StreamLimits } from './sse-stream.js';
+import { SessionStreams } from './session-streams.js';
+import type { SseStream, StreamLimits } from './sse-stream.js';
 
 export type SessionState = 'live' | 'closed' | 'failed';
 
@@ -55,8 +56,6 @@ interface Answer {
 }
 
 const REPLAY_ID_PREFIX = 'patchbay-replay-';
-/** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
-const MAX_UNCLAIMED_STREAMS = 32;
 
 export class Session {
   state: SessionState = 'live';
@@ -72,10 +71,7 @@ export class Session {
   private connecting: Promise<UpstreamConnection> | undefined;
   private readonly pending = new Map<string, PendingRequest>();
   private readonly progress = new Map<string, PendingRequest>();
-  private readonly streams = new Map<string, SseStream>();
-  private nextStream = 1;
-  private unclaimed: string[] = [];
-  private readonly getStream: SseStream;
+  private readonly streams: SessionStreams;
   /** The client's `initialize` request, replayed when the upstream must be re-created. */
   private initializeRequest: JsonRpcRequest | undefined;
   private restarts: number[] = [];
@@ -88,8 +84,7 @@ export class Session {
     readonly serverId: string,
     private readonly host: SessionHost,
   ) {
-    this.getStream = new SseStream('0', host.streamLimits, () => {});
-    this.streams.set('0', this.getStream);
+    this.streams = new SessionStreams(host.streamLimits);
     this.tap = host.openTap?.(this);
   }
 
@@ -171,10 +166,7 @@ export class Session {
 
   /** Opens a stream for a POST that carries requests, and forwards the POST's messages. */
   openRequestStream(res: ServerResponse, extraHeaders: Record<string, string>): SseStream {
-    const stream = new SseStream(String(this.nextStream++), this.host.streamLimits, (s) => this.streamDetached(s));
-    this.streams.set(stream.key, stream);
-    stream.attach(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
-    return stream;
+    return this.streams.open(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
   }
 
   /** Forwards messages of one POST. Requests are answered on `stream`. */
@@ -218,33 +210,24 @@ export class Session {
   /** Attaches the standalone GET stream (P10), replacing an older connection of it. */
   attachGetStream(res: ServerResponse, extraHeaders: Record<string, string>): void {
     this.lastActivity = Date.now();
-    if (this.getStream.attached) this.getStream.end();
-    this.getStream.attach(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
-    // Messages that arrived while no GET stream was open were kept for it.
-    this.getStream.replayUnsent();
+    // Messages that arrived while no GET stream was open were kept for it, and go out now.
+    this.streams.attachGet(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
   }
 
   /** Resumes a stream after `Last-Event-ID` (P11). False when the id is unknown or evicted. */
   resume(key: string, n: number, res: ServerResponse, extraHeaders: Record<string, string>): boolean {
-    const stream = this.streams.get(key);
-    if (!stream || !stream.canResumeFrom(n)) return false;
+    if (!this.streams.resume(key, n, res, { ...extraHeaders, ...this.responseHeaders() })) return false;
     this.lastActivity = Date.now();
-    if (stream.attached) stream.end();
-    stream.attach(res, { ...extraHeaders, ...this.responseHeaders() }, false);
-    stream.replayFrom(n);
-    if (stream.done) this.finishStream(stream);
     return true;
   }
 
   /** No traffic for `timeoutMs`, nothing in flight, and no stream the client holds open. */
   isIdle(now: number, timeoutMs: number): boolean {
-    if (this.pending.size > 0 || now - this.lastActivity < timeoutMs) return false;
-    for (const s of this.streams.values()) if (s.attached) return false;
-    return true;
+    return this.pending.size === 0 && now - this.lastActivity >= timeoutMs && !this.streams.anyAttached();
   }
 
   keepAlive(now: number, idleMs: number): void {
-    for (const s of this.streams.values()) s.keepAlive(now, idleMs);
+    this.streams.keepAlive(now, idleMs);
   }
 
   /** Fails requests past their deadline and tells the server they were cancelled. */
@@ -265,8 +248,7 @@ export class Session {
     this.failure = failure;
     this.failAll(failure ?? `session closed`, {}, 'session-closed');
     this.tap?.ended(reason === 'failed' ? 'failed' : 'closed', failure);
-    for (const s of this.streams.values()) s.end();
-    this.streams.clear();
+    this.streams.endAll();
     this.host.ended(this);
     const upstream = this.upstream;
     this.upstream = undefined;
@@ -384,7 +366,7 @@ export class Session {
         return;
       }
     }
-    this.getStream.push(json);
+    this.streams.get.push(json);
   }
 
   /** `note`: the hub answers itself (a timeout, a failure) instead of the server. */
@@ -395,27 +377,7 @@ export class Session {
     this.tap?.toClient(message, json, note);
     p.stream.push(json);
     p.stream.pending--;
-    if (p.stream.pending === 0) this.streamComplete(p.stream);
-  }
-
-  /** Every response of the stream went out: end it, or keep it (bounded) for a resumption. */
-  private streamComplete(stream: SseStream): void {
-    stream.done = true;
-    if (stream.attached) {
-      this.finishStream(stream);
-      return;
-    }
-    this.unclaimed.push(stream.key);
-    while (this.unclaimed.length > MAX_UNCLAIMED_STREAMS) this.streams.delete(this.unclaimed.shift()!);
-  }
-
-  private finishStream(stream: SseStream): void {
-    stream.end();
-    this.streams.delete(stream.key);
-  }
-
-  private streamDetached(_stream: SseStream): void {
-    // Kept for resumption (P11); a completed stream is dropped when it is resumed or the session ends.
+    if (p.stream.pending === 0) this.streams.complete(p.stream);
   }
 
   private clientCancelled(requestId: unknown): void {
@@ -427,7 +389,7 @@ export class Session {
     this.pending.delete(key);
     if (p.progressKey) this.progress.delete(p.progressKey);
     p.stream.pending--;
-    if (p.stream.pending === 0) this.streamComplete(p.stream);
+    if (p.stream.pending === 0) this.streams.complete(p.stream);
   }
 
   private upstreamClosed(upstream: UpstreamConnection, info: UpstreamClosed): void {

@@ -1,0 +1,83 @@
+/**
+ * A session's SSE streams (P10, P11): the standalone GET stream (key "0") and one stream per POST
+ * that carries requests. A request stream ends once every request on it was answered; if its
+ * client went away before that, the completed stream is kept (a bounded number of them) so that
+ * a reconnect with `Last-Event-ID` can still collect the answers.
+ */
+import type { ServerResponse } from 'node:http';
+import { SseStream, type StreamLimits } from './sse-stream.js';
+
+/** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
+const MAX_UNCLAIMED_STREAMS = 32;
+
+export class SessionStreams {
+  /** The standalone GET stream: server messages that belong to no request wait here. */
+  readonly get: SseStream;
+  private readonly byKey = new Map<string, SseStream>();
+  private nextKey = 1;
+  private unclaimed: string[] = [];
+
+  constructor(private readonly limits: StreamLimits) {
+    // Detaching keeps a stream (for resumption); nothing to do then.
+    this.get = new SseStream('0', limits, () => {});
+    this.byKey.set('0', this.get);
+  }
+
+  /** A new stream for a POST that carries requests, attached to its response. */
+  open(res: ServerResponse, headers: Record<string, string>, primingEvents: boolean): SseStream {
+    const stream = new SseStream(String(this.nextKey++), this.limits, () => {});
+    this.byKey.set(stream.key, stream);
+    stream.attach(res, headers, primingEvents);
+    return stream;
+  }
+
+  /** Attaches the GET stream to a new response (replacing an older one) and sends what waited. */
+  attachGet(res: ServerResponse, headers: Record<string, string>, primingEvents: boolean): void {
+    if (this.get.attached) this.get.end();
+    this.get.attach(res, headers, primingEvents);
+    this.get.replayUnsent();
+  }
+
+  /** Resumes a stream after event `n` (P11). False when the stream is unknown or `n` was evicted. */
+  resume(key: string, n: number, res: ServerResponse, headers: Record<string, string>): boolean {
+    const stream = this.byKey.get(key);
+    if (!stream || !stream.canResumeFrom(n)) return false;
+    if (stream.attached) stream.end();
+    stream.attach(res, headers, false);
+    stream.replayFrom(n);
+    if (stream.done) this.finish(stream);
+    return true;
+  }
+
+  /** Every response of the stream went out: end it, or keep it (bounded) for a resumption. */
+  complete(stream: SseStream): void {
+    stream.done = true;
+    if (stream.attached) {
+      this.finish(stream);
+      return;
+    }
+    this.unclaimed.push(stream.key);
+    while (this.unclaimed.length > MAX_UNCLAIMED_STREAMS) this.byKey.delete(this.unclaimed.shift()!);
+  }
+
+  /** A client holds one of the streams open. */
+  anyAttached(): boolean {
+    for (const s of this.byKey.values()) if (s.attached) return true;
+    return false;
+  }
+
+  keepAlive(now: number, idleMs: number): void {
+    for (const s of this.byKey.values()) s.keepAlive(now, idleMs);
+  }
+
+  /** Ends every stream (the session ended). */
+  endAll(): void {
+    for (const s of this.byKey.values()) s.end();
+    this.byKey.clear();
+  }
+
+  private finish(stream: SseStream): void {
+    stream.end();
+    this.byKey.delete(stream.key);
+  }
+}
