@@ -4,7 +4,7 @@
  * stream. Built on test/helpers/hub-harness.ts: its clients and cleanup work unchanged.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
@@ -41,6 +41,17 @@ export interface CaptureHub extends TestHub {
   events(session?: string): Promise<CaptureEvent[]>;
   /** Waits until the inspector processed everything queued (its queue is drained on setImmediate). */
   settle(): Promise<void>;
+}
+
+/** Every file below `dir` (the data dir's history, logs, …: what a secrets grep must read). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
+    else out.push(full);
+  }
+  return out;
 }
 
 export async function tempDataDir(): Promise<string> {

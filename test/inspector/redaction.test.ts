@@ -5,29 +5,18 @@
  * arguments, headers and `\u`-escaped JSON; the server prints them on stdout and stderr. Then
  * everything the inspector can produce, and every file in the data dir, is searched for them.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, InspectorSession } from '../../src/shared/api/inspector-contract.js';
 import { setLogLevel, setLogSink } from '../../src/main/core/log/logger.js';
 import { connect, messagesOfResponse, onCleanup, probeServer } from '../helpers/hub-harness.js';
-import { openLive, readLive, startCaptureHub } from './inspector-harness.js';
+import { filesUnder, openLive, readLive, startCaptureHub } from './inspector-harness.js';
 
 const API_KEY = 'sk-live-SECRET-abcdef123456';
 const STORE_ONLY = 'store-only-value-77ac19';
 const WEIRD = 'we"ird/sec\\ret-1234';
 const DB_PASSWORD = 'literal-db-password-9f8e7d';
 const MARKED = 'custom-marked-value-456';
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
-    else out.push(full);
-  }
-  return out;
-}
 
 describe('inspector redaction', () => {
   it('keeps every configured secret, store value and the hub token out of events, search, exports, the live stream, replay, history and logs', async () => {

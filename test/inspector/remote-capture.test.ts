@@ -6,14 +6,13 @@
  * inspector produces; the hub's own error replies and its re-initialization of a lost upstream
  * session, told apart from what the server sent; the transport a server actually speaks.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
 import { setLogLevel, setLogSink } from '../../src/main/core/log/logger.js';
 import { connect, onCleanup, SseReader, toolCall, toolText, waitFor, withTimeout } from '../helpers/hub-harness.js';
 import { headerOf, REMOTE_HTTP_SERVER, REMOTE_SSE_SERVER, startFixture, type Fixture, type RecordedRequest } from '../remote/remote-harness.js';
-import { openLive, readLive, startCaptureHub, type CaptureHub } from './inspector-harness.js';
+import { filesUnder, openLive, readLive, startCaptureHub, type CaptureHub } from './inspector-harness.js';
 
 const API_KEY = 'sk-remote-SECRET-0123456789abcdef';
 const BEARER = 'remote-bearer-SECRET-fedcba9876';
@@ -37,16 +36,6 @@ function upstreamHttp(events: CaptureEvent[]): CaptureEvent[] {
 /** Waits until the fixture has received a `tools/call` of `tool`. */
 async function serverGot(remote: Fixture, tool: string): Promise<void> {
   await waitFor(async () => (await remote.debug<RecordedRequest[]>('/_debug/requests')).some((r) => r.rpc?.includes(`tools/call:${tool}`)), `the server to get the ${tool} call`);
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
-    else out.push(full);
-  }
-  return out;
 }
 
 /** Initialize, a tool call and tools/list: every one an ok client exchange with latency on both legs. */
