@@ -549,6 +549,7 @@ function parseArgs() {
     directOnly: false,
     hubUrl: /** @type {string | undefined} */ (undefined),
     verbose: false,
+    installOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -561,9 +562,11 @@ function parseArgs() {
     else if (arg === '--direct-only') opts.directOnly = true;
     else if (arg === '--hub-url') opts.hubUrl = value();
     else if (arg === '--verbose') opts.verbose = true;
+    else if (arg === '--install-only') opts.installOnly = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--hub-url URL] [--verbose]',
+        'usage: node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--hub-url URL] [--verbose]\n' +
+          '       node scripts/conformance.mjs --install-only   (only make sure the Node 22 binary the suite needs is in .cache/node22)',
       );
       process.exit(0);
     } else throw new RunError(`unknown argument: ${arg}`);
@@ -579,6 +582,10 @@ function parseArgs() {
 async function main() {
   const opts = parseArgs();
   const node22 = ensureNode22();
+  if (opts.installOnly) {
+    console.error(`conformance: Node 22 for the suite: ${relative(ROOT, node22) || node22}`);
+    return;
+  }
 
   const fixtureUrl = await startFixture();
   console.error(`conformance: direct run against ${fixtureUrl}`);
