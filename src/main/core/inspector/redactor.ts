@@ -76,34 +76,25 @@ export class Redactor {
    * (a number), in which case `valid` is false and the caller keeps it as a plain string.
    */
   redactJson(text: string): { text: string; valid: boolean } {
-    if (this.needles.length === 0) return { text, valid: true };
-    let out = this.redact(text);
-    if (out.includes('\\u')) out = this.redactEscaped(out);
-    if (out === text) return { text, valid: true };
-    try {
-      JSON.parse(out);
-      return { text: out, valid: true };
-    } catch {
-      return { text: out, valid: false };
-    }
+    const out = this.maskJson(text);
+    return { text: out, valid: out === text || parses(out) };
   }
 
   /**
    * JSON text with every secret masked, as valid JSON: the text itself when nothing matched (the
-   * common case, with no allocation), else the masked text, or a JSON string holding it when a
-   * secret sat outside a string.
+   * common case, with no allocation: this runs for every captured message), else the masked
+   * text, or a JSON string holding it when a secret sat outside a string.
    */
   redactJsonText(text: string): string {
+    const out = this.maskJson(text);
+    return out === text || parses(out) ? out : JSON.stringify(out);
+  }
+
+  /** Secrets masked as written and as escaped inside JSON strings; `text` itself when none. */
+  private maskJson(text: string): string {
     if (this.needles.length === 0) return text;
-    let out = this.redact(text);
-    if (out.includes('\\u')) out = this.redactEscaped(out);
-    if (out === text) return text;
-    try {
-      JSON.parse(out);
-      return out;
-    } catch {
-      return JSON.stringify(out);
-    }
+    const out = this.redact(text);
+    return out.includes('\\u') ? this.redactEscaped(out) : out;
   }
 
   /** Header values as strings; credential headers replaced whole, secrets masked in the rest. */
@@ -191,4 +182,13 @@ export function configuredSecretValues(serverId: string, configured: unknown, re
   };
   walk(configured, resolved, []);
   return out;
+}
+
+function parses(json: string): boolean {
+  try {
+    JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
 }
