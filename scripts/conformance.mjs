@@ -584,7 +584,7 @@ async function main() {
   const node22 = ensureNode22();
   if (opts.installOnly) {
     console.error(`conformance: Node 22 for the suite: ${relative(ROOT, node22) || node22}`);
-    return;
+    return 0;
   }
 
   const fixtureUrl = await startFixture();
