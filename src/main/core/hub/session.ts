@@ -18,6 +18,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from './json-rpc.js';
+import { HubWaiters, type HubAnswer } from './hub-waiters.js';
 import { SessionStreams } from './session-streams.js';
 import type { SseStream, StreamLimits } from './sse-stream.js';
 
@@ -49,12 +50,6 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
 }
 
-/** The answer to a hub-originated request; `local` when the upstream connection wrote it itself. */
-interface Answer {
-  message: JsonRpcMessage;
-  local: boolean;
-}
-
 const REPLAY_ID_PREFIX = 'patchbay-replay-';
 
 export class Session {
@@ -76,8 +71,8 @@ export class Session {
   private initializeRequest: JsonRpcRequest | undefined;
   private restarts: number[] = [];
   private replayCounter = 0;
-  /** Hub-originated requests (initialize, replayed initialize) waiting for the server's answer. */
-  private readonly waiters = new Map<string, { resolve(a: Answer): void; reject(e: Error): void }>();
+  /** Hub-originated requests (initialize, replayed initialize, replay) waiting for the server's answer. */
+  private readonly waiters = new HubWaiters();
 
   constructor(
     readonly id: string,
@@ -146,7 +141,7 @@ export class Session {
       return message;
     } finally {
       clearTimeout(timer);
-      this.waiters.delete(idKey(request.id));
+      this.waiters.forget(request.id);
     }
   }
 
@@ -156,12 +151,11 @@ export class Session {
   }
 
   /** Sends a hub-originated request and waits for its answer (or the upstream's death). */
-  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: CaptureNote): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      this.waiters.set(idKey(request.id), { resolve, reject });
-      this.tap?.toServer(request, raw, note);
-      upstream.send(request, raw);
-    });
+  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: CaptureNote): Promise<HubAnswer> {
+    const answer = this.waiters.wait(request.id);
+    this.tap?.toServer(request, raw, note);
+    upstream.send(request, raw);
+    return answer;
   }
 
   /** Opens a stream for a POST that carries requests, and forwards the POST's messages. */
@@ -307,13 +301,8 @@ export class Session {
     this.lastActivity = Date.now();
     this.tap?.fromServer(message, raw);
     if (!('method' in message)) {
+      if (this.waiters.settle(message, false)) return;
       const key = idKey(message.id ?? '');
-      const waiter = this.waiters.get(key);
-      if (waiter) {
-        this.waiters.delete(key);
-        waiter.resolve({ message, local: false });
-        return;
-      }
       const p = this.pending.get(key);
       // Unknown ids: a response to a request that was cancelled or timed out. Dropped on purpose.
       if (p) this.answer(key, p, message, raw);
@@ -329,14 +318,8 @@ export class Session {
    */
   private localReply(message: JsonRpcMessage, raw: string): void {
     this.lastActivity = Date.now();
-    if ('method' in message) return; // always a response
+    if ('method' in message || this.waiters.settle(message, true)) return; // always a response
     const key = idKey(message.id ?? '');
-    const waiter = this.waiters.get(key);
-    if (waiter) {
-      this.waiters.delete(key);
-      waiter.resolve({ message, local: true });
-      return;
-    }
     const p = this.pending.get(key);
     if (p) this.answer(key, p, message, raw, 'upstream-closed');
   }
@@ -400,8 +383,7 @@ export class Session {
     if (info.signal) data.signal = info.signal;
     if (info.stderrTail) data.stderr = info.stderrTail;
     this.failAll(info.message, data, 'upstream-closed');
-    for (const waiter of this.waiters.values()) waiter.reject(new Error(info.message));
-    this.waiters.clear();
+    this.waiters.rejectAll(new Error(info.message));
     const now = Date.now();
     this.restarts = this.restarts.filter((t) => now - t < this.host.restartWindowMs);
     this.restarts.push(now);
