@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errCode } from '../fs/err-code.js';
+import { readdirOrEmpty } from '../fs/read-dir.js';
 import type { ClientId } from './client-defs.js';
 import { ClientsError } from './clients-error.js';
 
@@ -70,13 +70,7 @@ export async function createBackup(
 /** Newest first. */
 export async function listBackups(dataDir: string, clientId: ClientId): Promise<BackupRecord[]> {
   const dir = backupsDir(dataDir, clientId);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (err) {
-    if (errCode(err) === 'ENOENT') return [];
-    throw err;
-  }
+  const names = await readdirOrEmpty(dir);
   const records: BackupRecord[] = [];
   for (const name of names) {
     if (!name.endsWith('.json') || !ID_PATTERN.test(name.slice(0, -5))) continue;

@@ -4,11 +4,12 @@
  * filtered by a cheap prefix/substring test before any JSON.parse.
  */
 import { createReadStream } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CaptureEvent, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { errCode } from '../fs/err-code.js';
+import { readdirOrEmpty } from '../fs/read-dir.js';
 import { eventsFromLine } from './event-line.js';
 
 export interface HistoryFile {
@@ -34,13 +35,7 @@ export function sessionLine(summary: InspectorSession): string {
 
 /** The history files, oldest (lowest first seq) first. */
 export async function listHistoryFiles(dir: string): Promise<HistoryFile[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (err) {
-    if (errCode(err) === 'ENOENT') return [];
-    throw err;
-  }
+  const names = await readdirOrEmpty(dir);
   const files: HistoryFile[] = [];
   for (const name of names) {
     const m = FILE_PATTERN.exec(name);
