@@ -63,6 +63,23 @@ describe('inspector live stream', () => {
     for (const e of calls) expect(e.message).toMatchObject({ method: 'tools/call' });
   });
 
+  it('pages exchanges that left memory with their events from the history files', async () => {
+    const hub = await startCaptureHub({ servers: { probe: probeServer() }, inspector: { maxEvents: 1000 } });
+    const client = await connect(hub, 'probe');
+    for (let i = 0; i < 300; i++) await client.tool('echo', { text: `m${i}` });
+    await hub.settle();
+    const session = (await hub.sessions()).find((s) => !s.debug)!;
+    const record = hub.engine.inspector.memory.sessions.get(session.id)!;
+    // Memory kept the exchanges of the events it still holds (four legs a call), not all 301.
+    expect(record.tracker.exchanges.length).toBeLessThanOrEqual(251);
+    expect(record.tracker.exchanges.first!.requestSeq).toBeGreaterThanOrEqual(record.events.first!.seq);
+    const exchanges = await hub.exchanges(session.id, true);
+    expect(exchanges.map((x) => x.method)).toEqual(['initialize', ...Array<string>(300).fill('tools/call')]);
+    expect(exchanges.every((x) => x.status === 'ok' && x.latencyMs !== undefined)).toBe(true);
+    expect(exchanges[1]!.request).toMatchObject({ params: { arguments: { text: 'm0' } } });
+    expect(exchanges[300]!.response).toMatchObject({ result: { content: [{ text: 'm299' }] } });
+  });
+
   it('view=exchanges sends one event per completed exchange, filtered by server', async () => {
     const hub = await startCaptureHub({ servers: { a: probeServer(), b: probeServer() } });
     const live = await openLive(hub, 'view=exchanges&server=a');

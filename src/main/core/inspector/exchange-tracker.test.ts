@@ -59,4 +59,25 @@ describe('ExchangeTracker', () => {
     expect(t.counts.pending).toBe(3);
     expect(JSON.parse(JSON.stringify(done))).not.toHaveProperty('firstLeg');
   });
+
+  it('drops finished exchanges older than a seq, but never one still open', () => {
+    const t = new ExchangeTracker('s', 'srv', 100, () => undefined);
+    through(t, true, 'client', { jsonrpc: '2.0', id: 1, method: 'slow' });
+    const slowSeq = t.exchanges.first!.requestSeq;
+    for (let i = 2; i <= 4; i++) {
+      through(t, true, 'client', { jsonrpc: '2.0', id: i, method: 'fast' });
+      through(t, false, 'server', { jsonrpc: '2.0', id: i, result: {} });
+    }
+    t.dropBefore(seq + 1);
+    // The open one heads the ring: nothing behind it goes either.
+    expect(t.exchanges.length).toBe(4);
+    const [done] = through(t, false, 'server', { jsonrpc: '2.0', id: 1, result: {} });
+    expect(done).toMatchObject({ requestSeq: slowSeq, status: 'ok' });
+    t.dropBefore(t.exchanges.after(slowSeq, 1)[0]!.requestSeq);
+    expect(t.exchanges.first!.method).toBe('fast');
+    expect(t.exchanges.length).toBe(3);
+    t.dropBefore(seq + 1);
+    expect(t.exchanges.length).toBe(0);
+    expect(t.counts).toMatchObject({ ok: 4, pending: 0 });
+  });
 });

@@ -257,6 +257,16 @@ export class ExchangeTracker {
     return undefined;
   }
 
+  /**
+   * Drops the oldest finished exchanges whose request came before `seq`: the session's events
+   * before it have left memory, and its exchanges go with them (the history files still have
+   * both). It stops at one still open, which must stay to be paired.
+   */
+  dropBefore(seq: number): void {
+    const ring = this.exchanges;
+    for (let x = ring.first; x !== undefined && x.requestSeq < seq && x.status !== 'pending'; x = ring.first) ring.shift();
+  }
+
   /** The session ended: whatever is still open was never answered. */
   endSession(time: number, reason: string): ExchangeSummary[] {
     const out: ExchangeSummary[] = [];

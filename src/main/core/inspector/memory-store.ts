@@ -10,6 +10,15 @@ import type { SessionRecord } from './session-record.js';
 import type { InspectorLimits } from './settings.js';
 import type { CapturedLeg, StoredEvent } from './stored-event.js';
 
+/**
+ * A session's exchanges stay in memory as long as its events do: kept to the per-session cap
+ * alone, sixteen busy sessions held 160,000 exchanges that no memory cap counted. Queries for
+ * older exchanges rebuild them from the history files.
+ */
+function trimExchanges(record: SessionRecord): void {
+  record.tracker.dropBefore(record.events.first?.seq ?? Infinity);
+}
+
 export class MemoryStore {
   readonly all = new EventRing();
   /** Sessions with a live record (pairing state, recent events). */
@@ -27,7 +36,10 @@ export class MemoryStore {
     this.all.push(e);
     record.events.push(e);
     this.bytes += e.memBytes;
-    while (record.events.length > this.limits.maxEventsPerSession && record.events.entries > 1) record.events.shift();
+    if (record.events.length > this.limits.maxEventsPerSession) {
+      while (record.events.length > this.limits.maxEventsPerSession && record.events.entries > 1) record.events.shift();
+      trimExchanges(record);
+    }
     while (this.all.length > this.limits.maxEvents || (this.bytes > this.limits.maxMemoryBytes && this.all.entries > 1)) {
       const old = this.all.shift()!;
       this.evicted += old.legs;
@@ -35,7 +47,10 @@ export class MemoryStore {
       const owner = this.sessions.get(old.session);
       if (!owner) continue;
       // Both rings are in seq order: the globally oldest event of a session is its oldest.
-      if (owner.events.first === old) owner.events.shift();
+      if (owner.events.first === old) {
+        owner.events.shift();
+        trimExchanges(owner);
+      }
       if (owner.events.length === 0) this.retireIfDone(owner);
     }
   }

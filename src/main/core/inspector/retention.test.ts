@@ -59,6 +59,8 @@ describe('inspector retention', () => {
     for (const r of inspector.memory.sessions.values()) {
       expect(r.events.length).toBeLessThanOrEqual(1000);
       expect(r.tracker.exchanges.length).toBeLessThanOrEqual(1000);
+      // Exchanges leave memory with their session's events (the global cap bounds them too).
+      expect(r.tracker.exchanges.first!.requestSeq).toBeGreaterThanOrEqual(r.events.first!.seq);
       expect(r.tracker.counts.ok).toBe(100_000 / 2 / taps.length);
     }
     const lastSeq = inspector.lastSeq;
