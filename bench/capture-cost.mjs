@@ -1,25 +1,27 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * What capture costs the proxy. Hubs (the built engine, each in its own process) run side by
- * side, with the inspector's capture on and off, and a light HTTP load generator
- * drives small tools/call requests through them on many sessions to a hand-rolled stdio echo
- * server (fast, so the hub is what is measured). Two hubs per mode; each first gets
- * `--warmup-calls` calls, which fill a capturing hub's memory to its limits (so eviction and a
- * full heap are part of what is measured); then they take turns, `--seconds` each, for
- * `--rounds` rounds. Reported per mode:
- * calls per second and the hub process's CPU time per call; then the cost of capture on both.
- * The target is under 10%.
+ * What capture costs the proxy. Hubs (the built engine, each in its own process) run with the
+ * inspector's capture on and off, and a light HTTP load generator drives small tools/call
+ * requests through them on many sessions to a hand-rolled stdio echo server (fast, so the hub is
+ * what is measured). Each of `--rounds` rounds starts a new pair of hubs (one per mode), gives
+ * each `--warmup-calls` calls, which fill a capturing hub's memory to its limits (so eviction and
+ * a full heap are part of what is measured), then measures them in turns, `--seconds` each,
+ * off-on-on-off (or the reverse). Reported per mode: calls per second and the hub process's CPU
+ * time per call; then the cost of capture on both. The target is under 10%.
  *
  *   npm run build && node bench/capture-cost.mjs [--seconds 2] [--rounds 10] [--warmup-calls 30000]
- *       [--sessions 16] [--text-bytes 200] [--cpu-prof DIR] [--inspector '{"history":false}'] [--engine DIST_DIR]
+ *       [--sessions 16] [--text-bytes 200] [--together] [--null] [--cpu-prof DIR]
+ *       [--inspector '{"history":false}'] [--engine DIST_DIR]
  *
- * CPU per call is the steadier figure on a shared machine (calls per second also moves with
- * whatever else runs); both are shown as the median of the rounds and as the best round, since
- * other work on the machine only ever makes a round worse, and as the median over the rounds of
- * each round's ratio (its slices ran back to back). Main-thread CPU is shown apart: the rest is the garbage
- * collector's helper threads and libuv's file writes. Everything is on 127.0.0.1; every process
- * started is stopped.
+ * The headline is the median over rounds of each round's ratio (its slices ran back to back, so
+ * slow drifts of the machine's other load cancel out within a round), with the middle half of
+ * the rounds to show the spread. `--null` runs both hubs of every pair with capture off: what the
+ * method reads when there is nothing to find (on a shared two-core machine, a few percent either
+ * way). CPU per call is shown too, as the median and the best round (other work on the machine
+ * only ever makes a round worse); main-thread CPU apart: the rest is the garbage collector's
+ * helper threads and libuv's file writes. Everything is on 127.0.0.1; every process started is
+ * stopped.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,6 +50,8 @@ const { values: args } = parseArgs({
     inspector: { type: 'string' },
     /** Another build's output directory (e.g. a baseline built with tsc --outDir), instead of dist. */
     engine: { type: 'string' },
+    /** Both hubs of each pair with capture off: what the method reads when there is nothing to find. */
+    null: { type: 'boolean', default: false },
   },
 });
 const ENGINE = path.join(path.resolve(args.engine ?? path.join(REPO, 'dist')), 'main', 'core', 'engine.js');
@@ -55,6 +59,7 @@ const SECONDS = Number(args.seconds);
 const ROUNDS = Number(args.rounds);
 const WARMUP = Number(args['warmup-calls']);
 const TOGETHER = args.together === true;
+const NULL_RUN = args.null === true;
 const SESSIONS = Number(args.sessions);
 const TEXT = 'x'.repeat(Number(args['text-bytes']));
 
@@ -215,28 +220,30 @@ const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.t
 async function main() {
   if (!existsSync(ENGINE)) throw new Error(`no built engine at ${ENGINE}: run npm run build first`);
   console.error(
-    `capture-cost: ${ROUNDS} rounds × ${SECONDS}s per mode after ${WARMUP} warm-up calls each, ${SESSIONS} sessions, ${TEXT.length}-byte echo; ${os.availableParallelism()} CPUs, load ${os.loadavg()[0]?.toFixed(2)}`,
+    `capture-cost: ${ROUNDS} rounds, each a new pair of hubs, ${WARMUP} warm-up calls each, then 2 × ${SECONDS}s per mode; ${SESSIONS} sessions, ${TEXT.length}-byte echo; ${os.availableParallelism()} CPUs, load ${os.loadavg()[0]?.toFixed(2)}${NULL_RUN ? '; NULL RUN: capture off in both' : ''}`,
   );
-  // The hubs live through the whole run and take turns, so that whatever else the machine does
-  // hits both modes alike: two per mode, started off, on, on, off (the order a process starts in
-  // was seen to matter by a few percent on a busy machine; this way it cancels out). The warm-up
-  // fills the capturing hubs' memory to its limits (eviction running).
-  /** @type {Array<{ mode: 'on' | 'off', hub: Awaited<ReturnType<typeof startHub>>, callers: Array<() => Promise<void>> }>} */
-  const hubs = [];
-  try {
-    for (const mode of /** @type {const} */ (['off', 'on', 'on', 'off'])) {
-      const hub = await startHub(mode);
-      hubs.push({ mode, hub, callers: [] });
-    }
-    for (const h of hubs) h.callers = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(h.hub)));
-    for (const h of hubs) await drive(h.callers, { calls: WARMUP });
-    /** @type {Record<'on' | 'off', Array<Awaited<ReturnType<typeof slice>>>>} */
-    const results = { on: [], off: [] };
-    /** Per round: the cost of capture in CPU per call and in throughput, from the slices run back to back. */
-    const paired = [];
-    /** @type {number[]} */
-    const pairedThroughput = [];
-    for (let r = 0; r < ROUNDS; r++) {
+  /** @type {Record<'on' | 'off', Array<Awaited<ReturnType<typeof slice>>>>} */
+  const results = { on: [], off: [] };
+  /** Per round: the cost of capture in CPU per call and in throughput, from the slices run back to back. */
+  const paired = [];
+  /** @type {number[]} */
+  const pairedThroughput = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // A new pair of processes every round. One process can run several percent faster or slower
+    // than another running the very same code, for its whole life (where the JIT and the
+    // collector happened to settle, which core it and its child landed on): a null run with
+    // long-lived hubs read up to 10% between two identical hubs. With a pair per round, that
+    // lottery is drawn again each time, and the median over rounds is not held by one draw.
+    // Start order alternates too; each hub's warm-up fills a capturing hub's memory to its limits
+    // (eviction running, a full heap), and the slices go off, on, on, off (or the reverse).
+    /** @type {Array<'on' | 'off'>} */
+    const modes = r % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    /** @type {Array<{ mode: 'on' | 'off', hub: Awaited<ReturnType<typeof startHub>>, callers: Array<() => Promise<void>> }>} */
+    const hubs = [];
+    try {
+      for (const mode of modes) hubs.push({ mode, hub: await startHub(NULL_RUN ? 'off' : mode), callers: [] });
+      for (const h of hubs) h.callers = await Promise.all(Array.from({ length: SESSIONS }, () => openSession(h.hub)));
+      for (const h of hubs) await drive(h.callers, { calls: WARMUP });
       /** @type {Record<'on' | 'off', number[]>} */
       const cpu = { on: [], off: [] };
       /** @type {Record<'on' | 'off', number[]>} */
@@ -247,20 +254,22 @@ async function main() {
         if (m.cpuUsPerCall !== undefined) cpu[h.mode].push(m.cpuUsPerCall);
         console.error(`  round ${r + 1} capture ${h.mode.padEnd(3)} ${fmt(m.callsPerSec)} calls/s, hub ${fmt(m.cpuUsPerCall)} µs CPU/call (${fmt(m.mainUsPerCall)} on its main thread)`);
       };
-      if (TOGETHER) {
-        const slices = await Promise.all(hubs.map((h) => slice(h.hub, h.callers)));
-        hubs.forEach((h, i) => record(h, /** @type {Awaited<ReturnType<typeof slice>>} */ (slices[i])));
-      } else {
-        for (const h of r % 2 === 0 ? hubs : [...hubs].reverse()) record(h, await slice(h.hub, h.callers));
+      for (let turn = 0; turn < 2; turn++) {
+        if (TOGETHER) {
+          const slices = await Promise.all(hubs.map((h) => slice(h.hub, h.callers)));
+          hubs.forEach((h, i) => record(h, /** @type {Awaited<ReturnType<typeof slice>>} */ (slices[i])));
+        } else {
+          for (const h of turn === 0 ? hubs : [...hubs].reverse()) record(h, await slice(h.hub, h.callers));
+        }
       }
       const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
       paired.push(((mean(cpu.on) - mean(cpu.off)) / mean(cpu.off)) * 100);
       pairedThroughput.push(((mean(rate.off) - mean(rate.on)) / mean(rate.off)) * 100);
+    } finally {
+      await Promise.all(hubs.map((h) => h.hub.stop()));
     }
-    report(results, paired, pairedThroughput);
-  } finally {
-    await Promise.all(hubs.map((h) => h.hub.stop()));
   }
+  report(results, paired, pairedThroughput);
 }
 
 /** @param {Record<'on' | 'off', Array<{ callsPerSec: number, calls: number, cpuMs: number | undefined, cpuUsPerCall: number | undefined, mainUsPerCall: number | undefined }>>} results */
