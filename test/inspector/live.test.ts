@@ -78,6 +78,20 @@ describe('inspector live stream', () => {
     expect(exchanges.every((x) => x.status === 'ok' && x.latencyMs !== undefined)).toBe(true);
     expect(exchanges[1]!.request).toMatchObject({ params: { arguments: { text: 'm0' } } });
     expect(exchanges[300]!.response).toMatchObject({ result: { content: [{ text: 'm299' }] } });
+    // Small pages (as an export pages) give the same exchanges, each once, across the point where
+    // memory takes over from history, and a page starting right before one (as the UI asks for an
+    // exchange) gives that one with its messages.
+    const paged: Exchange[] = [];
+    for (let after: number | undefined; ; ) {
+      const page = await hub.call<{ exchanges: Exchange[]; next?: number }>('inspector.exchanges.list', { session: session.id, limit: 7, full: true, ...(after !== undefined ? { after } : {}) });
+      paged.push(...page.exchanges);
+      if (page.next === undefined) break;
+      after = page.next;
+    }
+    expect(paged).toEqual(exchanges);
+    const one = await hub.call<{ exchanges: Exchange[] }>('inspector.exchanges.list', { session: session.id, after: exchanges[5]!.requestSeq - 1, limit: 1, full: true });
+    expect(one.exchanges).toEqual([exchanges[5]]);
+    expect(one.exchanges[0]!.request).toMatchObject({ params: { arguments: { text: 'm4' } } });
   });
 
   it('view=exchanges sends one event per completed exchange, filtered by server', async () => {

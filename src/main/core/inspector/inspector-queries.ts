@@ -116,11 +116,9 @@ export class InspectorQueries {
         return e === undefined ? undefined : toApiEvent(e).message;
       };
     } else {
-      const events = await this.sessionEvents(q.session);
-      const rebuilt = rebuildExchanges(summary, events);
-      page = rebuilt.after(after, q.limit);
-      const bySeq = new Map(events.map((e) => [e.seq, e.message]));
-      messages = (seq) => bySeq.get(seq);
+      const rebuilt = await this.rebuildPage(summary, after, q.limit, q.full);
+      page = rebuilt.page;
+      messages = (seq) => rebuilt.messages.get(seq);
     }
     const exchanges: Exchange[] = page.map((x) => {
       const full: Exchange = exchangeSummary(x);
@@ -132,6 +130,34 @@ export class InspectorQueries {
     });
     const last = page[page.length - 1];
     return page.length >= q.limit && last ? { exchanges, next: last.requestSeq } : { exchanges };
+  }
+
+  /**
+   * A page of exchanges that memory no longer holds, paired again from the session's events
+   * (history, then memory) from the cursor on: as far as it takes for the page's exchanges to be
+   * answered, not the whole session (a click on one old exchange, or an export paging a long
+   * session, would otherwise read it all again for every page).
+   */
+  private async rebuildPage(summary: InspectorSession, after: number, limit: number, full: boolean): Promise<{ page: ExchangeSummary[]; messages: Map<number, unknown> }> {
+    const tracker = new ExchangeTracker(summary.id, summary.server, MAX_REBUILT_EXCHANGES, () => summary.client?.name);
+    const messages = new Map<number, unknown>();
+    // From the cursor's own event on: when the first event after it is the second leg of a
+    // pass-through pair, the pair's first leg must be seen first (or it would pair as a request
+    // of its own); an exchange that starts at the cursor is then left out of the page.
+    let cursor = after - 1;
+    for (;;) {
+      const read = await this.events({ session: summary.id, after: cursor, limit: 5000 });
+      for (const e of read.events) {
+        tracker.observe(e, e.message);
+        if (full) messages.set(e.seq, e.message);
+      }
+      if (read.next === undefined) break;
+      cursor = read.next;
+      const page = tracker.exchanges.after(after, limit);
+      if (page.length >= limit && page.every((x) => x.status !== 'pending')) return { page, messages };
+    }
+    if (summary.state !== 'live') tracker.endSession(summary.endedAt ?? summary.startedAt, 'the session ended before an answer');
+    return { page: tracker.exchanges.after(after, limit), messages };
   }
 
   /** Case-insensitive substring search over messages and stderr, newest first. */
@@ -169,12 +195,4 @@ export class InspectorQueries {
     }
     return { hits, truncated: false };
   }
-}
-
-/** Pairs a session's events read back from history, with the same code that paired them live. */
-export function rebuildExchanges(summary: InspectorSession, events: CaptureEvent[]): ExchangeTracker['exchanges'] {
-  const tracker = new ExchangeTracker(summary.id, summary.server, MAX_REBUILT_EXCHANGES, () => summary.client?.name);
-  for (const e of events) tracker.observe(e, e.message);
-  if (summary.state !== 'live') tracker.endSession(summary.endedAt ?? summary.startedAt, 'the session ended before an answer');
-  return tracker.exchanges;
 }
