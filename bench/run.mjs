@@ -182,6 +182,38 @@ process.on('exit', () => {
 /** Every measurement taken so far, by target and workload: written out if the run is stopped. */
 /** @type {Record<string, Record<string, any[]>>} */
 const measurements = {};
+
+/**
+ * Capture's cost on the throughput workload from the rounds of `hub` and `hub-nocapture` (with
+ * --repeat both run in every round, so each round gives a ratio: a median of those is steadier
+ * than a ratio of the two medians, as a slow drift of the machine hits both sides of a round).
+ * Undefined without both targets' rounds, or when retries made their counts differ.
+ * @param {Record<string, any>} perRound
+ * @returns {{ rounds: number, median: number, q1: number, q3: number, cpuUs: number } | undefined}
+ */
+function captureCost(perRound) {
+  /** @type {any[] | undefined} */
+  const on = perRound.hub?.throughput;
+  /** @type {any[] | undefined} */
+  const off = perRound['hub-nocapture']?.throughput;
+  if (!on || !off || on.length === 0 || on.length !== off.length) return undefined;
+  const pct = on
+    .map((x, i) => ((off[i].callsPerSec - x.callsPerSec) / off[i].callsPerSec) * 100)
+    .sort((a, b) => a - b);
+  const cpu = on
+    .map((x, i) => (x.cpuUsPerCall?.server ?? NaN) - (off[i].cpuUsPerCall?.server ?? NaN))
+    .filter((x) => !Number.isNaN(x))
+    .sort((a, b) => a - b);
+  const at = (/** @type {number[]} */ xs, /** @type {number} */ q) =>
+    xs[Math.round((xs.length - 1) * q)] ?? NaN;
+  return {
+    rounds: pct.length,
+    median: at(pct, 0.5),
+    q1: at(pct, 0.25),
+    q3: at(pct, 0.75),
+    cpuUs: at(cpu, 0.5),
+  };
+}
 for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.on(sig, () => {
     console.error(`\nbench: ${sig}, stopping every process it started`);
@@ -1416,6 +1448,13 @@ async function main() {
     lines.push(
       '\nCPU µs/call: CPU time used during the measured window divided by the calls completed, for the bench process (the SDK clients), the server or gateway process itself, and every stdio child (10 ms tick resolution).',
     );
+    const capture = captureCost(measurements);
+    if (capture) {
+      const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}%`;
+      lines.push(
+        `\nCapture's cost, \`hub\` against \`hub-nocapture\`, round by round (both ran in every round, a new process each): throughput ${signed(capture.median)} (median of ${capture.rounds} rounds; middle half ${signed(capture.q1)} to ${signed(capture.q3)}), hub CPU per call ${capture.cpuUs >= 0 ? '+' : '−'}${Math.abs(capture.cpuUs)} µs (median). One round moves by several points; bench/capture-cost.mjs is the dedicated benchmark.`,
+      );
+    }
   }
   if (workloads.includes('blob')) {
     lines.push(`\n### 1 MiB results (1 session, ${CFG.blobN} sequential calls of blob 1 MiB)\n`);
@@ -1719,6 +1758,7 @@ async function main() {
         memory,
         memoryNoCapture,
         measurements,
+        captureCost: captureCost(measurements),
         checks,
         clientErrors,
         errors,
