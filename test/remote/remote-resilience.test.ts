@@ -4,10 +4,10 @@
  * server and the cause (DNS, refused, TLS, 5xx, timeout), within the timeout, never a hang.
  */
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { childPid, connect, initializeRequest, messagesOfResponse, onCleanup, post, waitFor, type JsonRpcMessage, type TestHub } from '../helpers/hub-harness.js';
-import { REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type RecordedRequest } from './remote-harness.js';
+import { freePort, REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type RecordedRequest } from './remote-harness.js';
 
 async function initializeAnswer(hub: TestHub, id: string): Promise<{ answer: JsonRpcMessage; ms: number }> {
   const started = Date.now();
@@ -28,15 +28,6 @@ async function listen(handler: http.RequestListener): Promise<number> {
       }),
   );
   return (server.address() as net.AddressInfo).port;
-}
-
-/** A port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('remote upstream resilience', () => {

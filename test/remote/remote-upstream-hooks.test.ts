@@ -3,7 +3,6 @@
  * the errors it writes itself (`onlocalreply`, the same text the client gets) and a
  * re-initialization after the server lost the session (`onreinitialize`). Real fixtures on loopback.
  */
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../../src/main/core/hub/json-rpc.js';
 import { createLogger } from '../../src/main/core/log/logger.js';
@@ -12,7 +11,7 @@ import { createRemoteFetch } from '../../src/main/core/upstream/remote-fetch.js'
 import type { RemoteUpstream } from '../../src/main/core/upstream/remote-upstream.js';
 import type { UpstreamReinitialize } from '../../src/main/core/upstream/upstream.js';
 import { onCleanup, waitFor } from '../helpers/hub-harness.js';
-import { REMOTE_HTTP_SERVER, startFixture } from './remote-harness.js';
+import { freePort, REMOTE_HTTP_SERVER, startFixture } from './remote-harness.js';
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } } as const;
 
@@ -21,15 +20,6 @@ function upstreamFor(url: string): RemoteUpstream {
   const upstream = createRemoteUpstream('r', config, config, { fetch: createRemoteFetch({}), logger: createLogger('test') });
   onCleanup(() => upstream.close());
   return upstream;
-}
-
-/** A port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function idOf(m: JsonRpcMessage): unknown {
