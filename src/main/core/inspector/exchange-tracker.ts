@@ -11,6 +11,7 @@
  * files is paired by the same code as a live one.
  */
 import type { CaptureDirection, CaptureLeg, CaptureOrigin, ExchangeStatus, ExchangeSummary, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import { ByRequester, OpenList, RecentRing, type Id } from './exchange-lists.js';
 import { SeqRing } from './ring.js';
 
 export interface PairingInput {
@@ -26,25 +27,10 @@ export interface PairingInput {
 }
 
 const MAX_PROGRESS = 32;
-const MAX_RECENT = 256;
 /** Shared by every exchange without progress (most of them): one array less per exchange. */
 const NO_PROGRESS: ProgressEntry[] = Object.freeze([]) as unknown as ProgressEntry[];
 
 type Counts = Record<ExchangeStatus, number>;
-
-type Id = string | number;
-
-/** One of something per requester, picked by comparisons (a keyed lookup by name is slower). */
-class ByRequester<T> {
-  constructor(
-    readonly client: T,
-    readonly server: T,
-    readonly hub: T,
-  ) {}
-  of(who: CaptureOrigin): T {
-    return who === 'client' ? this.client : who === 'server' ? this.server : this.hub;
-  }
-}
 
 function isId(v: unknown): v is string | number {
   return typeof v === 'string' || typeof v === 'number';
@@ -160,84 +146,21 @@ function countStatus(counts: Counts, status: ExchangeStatus): void {
   }
 }
 
-/**
- * A requester's open exchanges. Few are open at a time, so an array, scanned (a Map rehashed
- * every few calls as entries came and went); past INDEXED it also keeps a Map by id, so a client
- * with thousands in flight is not scanned. Ids are unique among open exchanges of a requester.
- */
-const INDEXED = 32;
-class OpenList {
-  private items: Exchange[] = [];
-  private index: Map<Id, Exchange> | undefined;
-
-  get(id: Id): Exchange | undefined {
-    if (this.index !== undefined) return this.index.get(id);
-    const items = this.items;
-    for (let i = items.length - 1; i >= 0; i--) if (items[i]!.requestId === id) return items[i];
-    return undefined;
-  }
-
-  add(x: Exchange): void {
-    this.items.push(x);
-    if (this.index !== undefined) this.index.set(x.requestId, x);
-    else if (this.items.length > INDEXED) this.index = new Map(this.items.map((y) => [y.requestId, y]));
-  }
-
-  delete(x: Exchange): void {
-    const items = this.items;
-    const i = items.lastIndexOf(x);
-    if (i < 0) return;
-    const last = items.pop()!;
-    if (i < items.length) items[i] = last;
-    if (this.index !== undefined) {
-      this.index.delete(x.requestId);
-      if (items.length === 0) this.index = undefined;
-    }
-  }
-
-  values(): readonly Exchange[] {
-    return this.items;
-  }
-}
-
 /** Who may have asked, in the order to look (constant arrays: one less allocation per message). */
 const SERVER: readonly CaptureOrigin[] = ['server'];
 const HUB_CLIENT: readonly CaptureOrigin[] = ['hub', 'client'];
 const CLIENT_HUB: readonly CaptureOrigin[] = ['client', 'hub'];
-
-/**
- * The last MAX_RECENT exchanges a requester's answers closed, newest found first. Looked up only
- * when no open exchange matches (late answers), so a scan; adding is one slot write.
- */
-class RecentRing {
-  private readonly items: Array<Exchange | undefined> = new Array<Exchange | undefined>(MAX_RECENT).fill(undefined);
-  private next = 0;
-
-  add(x: Exchange): void {
-    this.items[this.next] = x;
-    this.next = (this.next + 1) % MAX_RECENT;
-  }
-
-  find(id: Id): Exchange | undefined {
-    for (let i = 1; i <= MAX_RECENT; i++) {
-      const x = this.items[(this.next - i + MAX_RECENT) % MAX_RECENT];
-      if (x === undefined) return undefined;
-      if (x.requestId === id) return x;
-    }
-    return undefined;
-  }
-}
 
 export class ExchangeTracker {
   readonly exchanges = new SeqRing<ExchangeSummary>((x) => x.requestSeq);
   /** By status, over the session's life (not only what is still in the ring). */
   readonly counts: Counts = { pending: 0, ok: 0, error: 0, cancelled: 0, timeout: 0, orphaned: 0 };
   exchangesSeen = 0;
-  private readonly open = new ByRequester(new OpenList(), new OpenList(), new OpenList());
+  private readonly open = new ByRequester(new OpenList<Exchange>(), new OpenList<Exchange>(), new OpenList<Exchange>());
   /** Keyed by the token itself (a Map tells 1 from "1"): no key strings to build. */
   private readonly byProgress = new ByRequester(new Map<Id, Exchange>(), new Map<Id, Exchange>(), new Map<Id, Exchange>());
   /** Recently closed exchanges, for late responses and the other leg's copies. */
-  private readonly recent = new ByRequester(new RecentRing(), new RecentRing(), new RecentRing());
+  private readonly recent = new ByRequester(new RecentRing<Exchange>(), new RecentRing<Exchange>(), new RecentRing<Exchange>());
 
   constructor(
     private readonly session: string,
