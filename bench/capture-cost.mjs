@@ -16,7 +16,8 @@
  *
  * The headline is the median over rounds of each round's ratio (its slices ran back to back, so
  * slow drifts of the machine's other load cancel out within a round), with the middle half of
- * the rounds to show the spread. `--null` runs both hubs of every pair with capture off: what the
+ * the rounds to show the spread and a 95% confidence interval of the median (order statistics,
+ * lib/median-interval.mjs; from 6 rounds) to show how well the rounds pin it. `--null` runs both hubs of every pair with capture off: what the
  * method reads when there is nothing to find (on a shared two-core machine, a few percent either
  * way). CPU per call is shown too, as the median and the best round (other work on the machine
  * only ever makes a round worse); main-thread CPU apart: the rest is the garbage collector's
@@ -31,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { medianInterval } from './lib/median-interval.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -292,19 +294,28 @@ function report(results, /** @type {number[]} */ paired, /** @type {number[]} */
     return { q1: sorted[Math.floor((sorted.length - 1) / 4)] ?? NaN, q3: sorted[Math.ceil(((sorted.length - 1) * 3) / 4)] ?? NaN };
   };
   const cost = {
-    throughputPct: { median: -pct(on.calls.median, off.calls.median), best: -pct(on.calls.best, off.calls.best), pairedMedian: median(pairedThroughput.filter((x) => !Number.isNaN(x))), ...quartiles(pairedThroughput) },
+    throughputPct: {
+      median: -pct(on.calls.median, off.calls.median),
+      best: -pct(on.calls.best, off.calls.best),
+      pairedMedian: median(pairedThroughput.filter((x) => !Number.isNaN(x))),
+      ...quartiles(pairedThroughput),
+      // Where the true median lies, 95% sure: single rounds scatter by ±10 points here, so even
+      // 30 rounds pin the median to a few points only; the verdict below is the median's.
+      ci95: medianInterval(pairedThroughput),
+    },
     cpuPct: { median: pct(on.cpu.median, off.cpu.median), best: pct(on.cpu.best, off.cpu.best), pairedMedian: median(paired.filter((x) => !Number.isNaN(x))) },
   };
   /** A cost in percent, with its sign (a negative cost: capture on was the faster run). */
   const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x), 1)}%`;
   console.log(
-    `\ncost of capture: throughput ${signed(cost.throughputPct.median)} (best rounds: ${signed(cost.throughputPct.best)}), hub CPU per call ${signed(cost.cpuPct.median)} (best rounds: ${signed(cost.cpuPct.best)}; median over rounds: ${signed(cost.cpuPct.pairedMedian)})`,
+    `\ncost of capture, medians of all slices (unpaired: the machine's drifts land in it): throughput ${signed(cost.throughputPct.median)} (best rounds: ${signed(cost.throughputPct.best)}), hub CPU per call ${signed(cost.cpuPct.median)} (best rounds: ${signed(cost.cpuPct.best)}; median over rounds: ${signed(cost.cpuPct.pairedMedian)})`,
   );
   // The headline: each round's slices ran back to back, so slow drifts of the machine's other load
   // cancel out within a round; the median over rounds then discards the rounds a burst disturbed.
   const headline = cost.throughputPct.pairedMedian;
+  const ci = cost.throughputPct.ci95;
   console.log(
-    `throughput cost of capture, median of ${pairedThroughput.length} paired rounds: ${signed(headline)} (middle half of rounds: ${signed(cost.throughputPct.q1)} to ${signed(cost.throughputPct.q3)}); target under 10%: ${Number.isNaN(headline) ? 'n/a' : headline < 10 ? 'met' : 'missed'}`,
+    `throughput cost of capture, median of ${pairedThroughput.length} paired rounds: ${signed(headline)} (middle half of rounds: ${signed(cost.throughputPct.q1)} to ${signed(cost.throughputPct.q3)}; 95% confidence interval of the median: ${ci ? `${signed(ci.low)} to ${signed(ci.high)}` : 'needs 6 rounds'}); target under 10%: ${Number.isNaN(headline) ? 'n/a' : headline < 10 ? 'met' : 'missed'}${ci && !Number.isNaN(headline) && (ci.low < 10) !== (ci.high < 10) ? ' (by the median; the interval spans 10%)' : ''}`,
   );
   console.log(JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, warmupCalls: WARMUP, sessions: SESSIONS, textBytes: TEXT.length, inspector: args.inspector ? JSON.parse(args.inspector) : {}, off, on, cost }));
 }

@@ -26,6 +26,8 @@ describe('bench/capture-cost.mjs', () => {
     // Two rounds × two modes × two slices.
     expect(stderr.match(/round \d capture (on |off)/g)).toHaveLength(8);
     expect(stdout).toMatch(/throughput cost of capture, median of 2 paired rounds: [+−]\d+\.\d%.*target under 10%: (met|missed)/);
+    // Two rounds are too few for a 95% interval of their median: it says so rather than print one.
+    expect(stdout).toContain('95% confidence interval of the median: needs 6 rounds');
     const result = JSON.parse(stdout.trim().split('\n').pop()!) as { rounds: number; on: { calls: { median: number } }; off: { calls: { median: number } }; cost: { throughputPct: { pairedMedian: number } } };
     expect(result.rounds).toBe(2);
     expect(result.on.calls.median).toBeGreaterThan(0);
