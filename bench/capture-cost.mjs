@@ -17,12 +17,12 @@
  * The headline is the median over rounds of each round's ratio (its slices ran back to back, so
  * slow drifts of the machine's other load cancel out within a round), with the middle half of
  * the rounds to show the spread and a 95% confidence interval of the median (order statistics,
- * lib/median-interval.mjs; from 6 rounds) to show how well the rounds pin it. `--null` runs both hubs of every pair with capture off: what the
- * method reads when there is nothing to find (on a shared two-core machine, a few percent either
- * way). CPU per call is shown too, as the median and the best round (other work on the machine
- * only ever makes a round worse); main-thread CPU apart: the rest is the garbage collector's
- * helper threads and libuv's file writes. Everything is on 127.0.0.1; every process started is
- * stopped.
+ * lib/median-interval.mjs; from 6 rounds) to show how well the rounds pin it. `--null` runs both
+ * hubs of every pair with capture off: what the method reads when there is nothing to find (on a
+ * shared two-core machine, a few percent either way). CPU per call is shown too, as the median
+ * and the best round (other work on the machine only ever makes a round worse); main-thread CPU
+ * apart: the rest is the garbage collector's helper threads and libuv's file writes. Everything
+ * is on 127.0.0.1; every process started is stopped.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
