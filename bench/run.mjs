@@ -52,6 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { medianInterval } from './lib/median-interval.mjs';
 import { formatSummary, summarizeProfile } from './profile-summary.mjs';
 import {
   RUN_MARK,
@@ -189,7 +190,7 @@ const measurements = {};
  * than a ratio of the two medians, as a slow drift of the machine hits both sides of a round).
  * Undefined without both targets' rounds, or when retries made their counts differ.
  * @param {Record<string, any>} perRound
- * @returns {{ rounds: number, median: number, q1: number, q3: number, cpuUs: number } | undefined}
+ * @returns {{ rounds: number, median: number, q1: number, q3: number, ci95: ReturnType<typeof medianInterval>, cpuUs: number } | undefined}
  */
 function captureCost(perRound) {
   /** @type {any[] | undefined} */
@@ -211,6 +212,7 @@ function captureCost(perRound) {
     median: at(pct, 0.5),
     q1: at(pct, 0.25),
     q3: at(pct, 0.75),
+    ci95: medianInterval(pct),
     cpuUs: at(cpu, 0.5),
   };
 }
@@ -1452,7 +1454,7 @@ async function main() {
     if (capture) {
       const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}%`;
       lines.push(
-        `\nCapture's cost, \`hub\` against \`hub-nocapture\`, round by round (both ran in every round, a new process each): throughput ${signed(capture.median)} (median of ${capture.rounds} rounds; middle half ${signed(capture.q1)} to ${signed(capture.q3)}), hub CPU per call ${capture.cpuUs >= 0 ? '+' : '−'}${Math.abs(capture.cpuUs)} µs (median). One round moves by several points; bench/capture-cost.mjs is the dedicated benchmark.`,
+        `\nCapture's cost, \`hub\` against \`hub-nocapture\`, round by round (both ran in every round, a new process each): throughput ${signed(capture.median)} (median of ${capture.rounds} rounds; middle half ${signed(capture.q1)} to ${signed(capture.q3)}${capture.ci95 ? `; 95% confidence interval of the median ${signed(capture.ci95.low)} to ${signed(capture.ci95.high)}` : ''}), hub CPU per call ${capture.cpuUs >= 0 ? '+' : '−'}${Math.abs(capture.cpuUs)} µs (median). One round moves by several points; bench/capture-cost.mjs is the dedicated benchmark.`,
       );
     }
   }
