@@ -17,7 +17,7 @@
  * The headline is the median over rounds of each round's ratio (its slices ran back to back, so
  * slow drifts of the machine's other load cancel out within a round), with the middle half of
  * the rounds to show the spread and a 95% confidence interval of the median (order statistics,
- * lib/median-interval.mjs; from 6 rounds) to show how well the rounds pin it. `--null` runs both
+ * lib/round-stats.mjs; from 6 rounds) to show how well the rounds pin it. `--null` runs both
  * hubs of every pair with capture off: what the method reads when there is nothing to find (on a
  * shared two-core machine, a few percent either way). CPU per call is shown too, as the median
  * and the best round (other work on the machine only ever makes a round worse); main-thread CPU
@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { medianInterval } from './lib/median-interval.mjs';
+import { median, spread } from './lib/round-stats.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -214,8 +214,6 @@ async function slice(hub, callers) {
   return { callsPerSec: done / seconds, calls: done, cpuMs: cpu0 && cpu1 ? cpu1.all - cpu0.all : undefined, cpuUsPerCall: per('all'), mainUsPerCall: per('main') };
 }
 
-/** @param {number[]} xs */
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 /** @param {number | undefined} x @param {number} [digits] */
 const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
 
@@ -274,6 +272,12 @@ async function main() {
   report(results, paired, pairedThroughput);
 }
 
+/** `spread` of the paired rounds, its median named as the report's JSON has it. @param {number[]} xs */
+function pairedSpread(xs) {
+  const { median: pairedMedian, ...rest } = spread(xs);
+  return { pairedMedian, ...rest };
+}
+
 /** @param {Record<'on' | 'off', Array<{ callsPerSec: number, calls: number, cpuMs: number | undefined, cpuUsPerCall: number | undefined, mainUsPerCall: number | undefined }>>} results */
 function report(results, /** @type {number[]} */ paired, /** @type {number[]} */ pairedThroughput) {
   /** @param {'on' | 'off'} mode @param {'callsPerSec' | 'cpuUsPerCall' | 'mainUsPerCall'} key */
@@ -288,22 +292,16 @@ function report(results, /** @type {number[]} */ paired, /** @type {number[]} */
   console.log('\ncapture   calls/s (median / best)   hub µs CPU per call (median / best)   of which main thread');
   for (const t of table) console.log(`${t.mode.padEnd(8)}  ${fmt(t.calls.median).padStart(7)} / ${fmt(t.calls.best).padEnd(13)}  ${fmt(t.cpu.median).padStart(7)} / ${fmt(t.cpu.best).padEnd(27)}  ${fmt(t.main.median)} / ${fmt(t.main.best)}`);
   const pct = (/** @type {number} */ a, /** @type {number} */ b) => ((a - b) / b) * 100;
-  /** The middle half of the rounds' figures: how far one round's figure can be trusted. */
-  const quartiles = (/** @type {number[]} */ xs) => {
-    const sorted = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-    return { q1: sorted[Math.floor((sorted.length - 1) / 4)] ?? NaN, q3: sorted[Math.ceil(((sorted.length - 1) * 3) / 4)] ?? NaN };
-  };
   const cost = {
     throughputPct: {
       median: -pct(on.calls.median, off.calls.median),
       best: -pct(on.calls.best, off.calls.best),
-      pairedMedian: median(pairedThroughput.filter((x) => !Number.isNaN(x))),
-      ...quartiles(pairedThroughput),
-      // Where the true median lies, 95% sure: single rounds scatter by ±10 points here, so even
-      // 30 rounds pin the median to a few points only; the verdict below is the median's.
-      ci95: medianInterval(pairedThroughput),
+      // The rounds' median, their middle half and the median's 95% interval: single rounds
+      // scatter by ±10 points here, so even 30 rounds pin the median to a few points only; the
+      // verdict below is the median's.
+      ...pairedSpread(pairedThroughput),
     },
-    cpuPct: { median: pct(on.cpu.median, off.cpu.median), best: pct(on.cpu.best, off.cpu.best), pairedMedian: median(paired.filter((x) => !Number.isNaN(x))) },
+    cpuPct: { median: pct(on.cpu.median, off.cpu.median), best: pct(on.cpu.best, off.cpu.best), pairedMedian: median(paired) },
   };
   /** A cost in percent, with its sign (a negative cost: capture on was the faster run). */
   const signed = (/** @type {number} */ x) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x), 1)}%`;

@@ -52,7 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { medianInterval } from './lib/median-interval.mjs';
+import { median, spread } from './lib/round-stats.mjs';
 import { formatSummary, summarizeProfile } from './profile-summary.mjs';
 import {
   RUN_MARK,
@@ -190,7 +190,7 @@ const measurements = {};
  * than a ratio of the two medians, as a slow drift of the machine hits both sides of a round).
  * Undefined without both targets' rounds, or when retries made their counts differ.
  * @param {Record<string, any>} perRound
- * @returns {{ rounds: number, median: number, q1: number, q3: number, ci95: ReturnType<typeof medianInterval>, cpuUs: number } | undefined}
+ * @returns {ReturnType<typeof spread> & { rounds: number, cpuUs: number } | undefined}
  */
 function captureCost(perRound) {
   /** @type {any[] | undefined} */
@@ -198,23 +198,11 @@ function captureCost(perRound) {
   /** @type {any[] | undefined} */
   const off = perRound['hub-nocapture']?.throughput;
   if (!on || !off || on.length === 0 || on.length !== off.length) return undefined;
-  const pct = on
-    .map((x, i) => ((off[i].callsPerSec - x.callsPerSec) / off[i].callsPerSec) * 100)
-    .sort((a, b) => a - b);
-  const cpu = on
-    .map((x, i) => (x.cpuUsPerCall?.server ?? NaN) - (off[i].cpuUsPerCall?.server ?? NaN))
-    .filter((x) => !Number.isNaN(x))
-    .sort((a, b) => a - b);
-  const at = (/** @type {number[]} */ xs, /** @type {number} */ q) =>
-    xs[Math.round((xs.length - 1) * q)] ?? NaN;
-  return {
-    rounds: pct.length,
-    median: at(pct, 0.5),
-    q1: at(pct, 0.25),
-    q3: at(pct, 0.75),
-    ci95: medianInterval(pct),
-    cpuUs: at(cpu, 0.5),
-  };
+  const pct = on.map((x, i) => ((off[i].callsPerSec - x.callsPerSec) / off[i].callsPerSec) * 100);
+  const cpu = on.map(
+    (x, i) => (x.cpuUsPerCall?.server ?? NaN) - (off[i].cpuUsPerCall?.server ?? NaN),
+  );
+  return { rounds: pct.length, ...spread(pct), cpuUs: median(cpu) };
 }
 for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.on(sig, () => {
@@ -1057,9 +1045,7 @@ async function measureBoot(file, n = 5) {
       await withTimeout(exited, 5000, 'echo server exit').catch(() => child.kill('SIGKILL'));
     }
   }
-  const median = (/** @type {number[]} */ xs) =>
-    r2([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN);
-  return { n, wallMs: median(walls), cpuMs: cpus.length ? median(cpus) : undefined };
+  return { n, wallMs: r2(median(walls)), cpuMs: cpus.length ? r2(median(cpus)) : undefined };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 /**
- * The confidence interval bench/capture-cost.mjs prints beside its median of rounds. Checked
+ * The statistics both benchmarks print for their rounds. The confidence interval of the median is
+ * checked
  * against exact binomial sums (BigInt, computed here independently) and by simulation: drawn
  * from a skewed distribution with a known median, the interval holds it at least 95% of the time.
  */
 import { describe, expect, it } from 'vitest';
-import { medianInterval } from '../../bench/lib/median-interval.mjs';
+import { median, medianInterval, quantile, spread } from '../../bench/lib/round-stats.mjs';
 
 /** 1 − 2·P(B ≤ j) for B ~ Binomial(n, ½), exactly. */
 function exactCoverage(n: number, j: number): number {
@@ -27,6 +28,21 @@ function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe('quantile, median, spread', () => {
+  it('read sorted values without interpolating, and ignore NaN', () => {
+    const values = [40, NaN, 10, 30, 20, 50];
+    expect(median(values)).toBe(30);
+    expect(quantile(values, 0)).toBe(10);
+    expect(quantile(values, 0.25)).toBe(20);
+    expect(quantile(values, 0.75)).toBe(40);
+    expect(quantile(values, 1)).toBe(50);
+    expect(median([NaN])).toBeNaN();
+    expect(spread(values)).toEqual({ median: 30, q1: 20, q3: 40, ci95: undefined });
+    const ten = spread([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(ten.ci95).toMatchObject({ low: 1, high: 8 });
+  });
+});
 
 describe('medianInterval', () => {
   it('needs six values for 95%: under that even the whole range covers too little', () => {
