@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layersPlugin } from './eslint-rules/layers.js';
 
 const nodeBuiltins = { group: ['node:*'], message: 'This layer must not use Node built-ins.' };
 const electron = { group: ['electron', 'electron/*'], message: 'Only src/main/electron and src/preload may import electron.' };
@@ -32,9 +33,13 @@ export default tseslint.config(
   { files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'], rules: restrict(electron) },
   // The shared contract: zod only.
   { files: ['src/shared/**/*.ts'], rules: restrict(nodeBuiltins, electron, renderer, mainCode, react) },
+  // The engine and the shells: who may import whom inside src/main is an allow-list
+  // (eslint-rules/layers.js): shells use core only through src/main/core/index.ts, and core's
+  // folders form a DAG. Packages are restricted here.
+  { files: ['src/main/**/*.ts'], plugins: { patchbay: layersPlugin }, rules: { 'patchbay/layers': 'error' } },
   // The engine: no electron, no renderer. Logging goes through the scoped logger.
   { files: ['src/main/core/**/*.ts'], rules: { ...restrict(electron, renderer, react), 'no-console': 'error' } },
-  { files: ['src/main/cli/**/*.ts'], rules: restrict(electron, renderer, react) },
+  { files: ['src/main/cli/**/*.ts', 'src/main/relay/**/*.ts'], rules: restrict(electron, renderer, react) },
   { files: ['src/main/electron/**/*.ts'], rules: restrict(renderer, react) },
   { files: ['src/preload/**/*.ts'], rules: restrict(nodeBuiltins, core, renderer, react) },
   {

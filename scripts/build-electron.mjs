@@ -18,8 +18,7 @@ await build({
   ...common,
   build: {
     outDir: at('dist/preload'),
-    // Not emptied: tsc (tsconfig.electron.json) puts ipc-channels.js here, which main imports.
-    emptyOutDir: false,
+    emptyOutDir: true,
     target: 'es2022',
     minify: true,
     sourcemap: false,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appCallNames, type AppEvent } from '../shared/api/app-contract.js';
 import { createPatchbayBridge, type PreloadIpc } from './bridge-api.js';
-import { IPC_CHANNELS } from './ipc-channels.js';
+import { IPC_CHANNELS } from '../shared/api/ipc-channels.js';
 
 function fakeIpc(answer: (channel: string, arg: unknown) => unknown = () => ({ ok: true, value: {} })): PreloadIpc & { invoked: Array<[string, unknown]>; emit(channel: string, message: unknown): void } {
   const listeners = new Map<string, (event: unknown, ...args: unknown[]) => void>();

@@ -6,7 +6,7 @@
 import type { ApiResult } from '../shared/api/contract.js';
 import type { AppCallName, AppEvent, InspectorLiveQuery, InspectorLiveReady, PatchbayBridge } from '../shared/api/app-contract.js';
 import type { CaptureEvent } from '../shared/api/inspector-contract.js';
-import { IPC_CHANNELS, type EventMessage, type LiveMessage, type LiveStartRequest, type SubscribeRequest } from './ipc-channels.js';
+import { IPC_CHANNELS, type EventMessage, type LiveMessage, type LiveStartRequest, type SubscribeRequest } from '../shared/api/ipc-channels.js';
 
 /** The part of Electron's ipcRenderer the bridge uses. */
 export interface PreloadIpc {

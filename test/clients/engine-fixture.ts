@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startEngine, type RunningEngine } from '../../src/main/core/engine.js';
+import { startEngine, type RunningEngine } from '../../src/main/core/engine/engine.js';
 import type { RelayLauncher } from '../../src/main/core/clients/patchbay-entry.js';
 import { onCleanup, type TestHub } from '../helpers/hub-harness.js';
 import type { TempMachine } from './client-fixtures.js';

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
-import { startEngine, type RunningEngine } from '../../src/main/core/engine.js';
+import { startEngine, type RunningEngine } from '../../src/main/core/engine/engine.js';
 import { setLogLevel } from '../../src/main/core/log/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

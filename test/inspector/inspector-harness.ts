@@ -8,7 +8,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
-import { startEngine } from '../../src/main/core/engine.js';
+import { startEngine } from '../../src/main/core/engine/engine.js';
 import { onCleanup, SseReader, waitFor, type ServerEntry, type TestHub } from '../helpers/hub-harness.js';
 
 /** A remote server entry (Streamable HTTP or legacy HTTP+SSE), as the config takes it. */

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startEngine, type EngineOptions } from '../../src/main/core/engine.js';
+import { startEngine, type EngineOptions } from '../../src/main/core/engine/engine.js';
 import { onCleanup, REPO_ROOT, withTimeout, type TestHub } from '../helpers/hub-harness.js';
 
 export const REMOTE_HTTP_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'remote-http-server.mjs');

@@ -4,7 +4,7 @@
  * re-initialization after the server lost the session (`onreinitialize`). Real fixtures on loopback.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonRpcMessage } from '../../src/main/core/hub/json-rpc.js';
+import type { JsonRpcMessage } from '../../src/main/core/protocol/json-rpc.js';
 import { createLogger } from '../../src/main/core/log/logger.js';
 import { createRemoteUpstream } from '../../src/main/core/upstream/remote-connect.js';
 import { createRemoteFetch } from '../../src/main/core/upstream/remote-fetch.js';

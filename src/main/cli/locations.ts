@@ -1,6 +1,6 @@
 /** Where a command finds the data dir and the config file: flags first, then PATCHBAY_HOME, then the OS default. */
 import path from 'node:path';
-import { dataPaths, resolveDataDir, type DataPaths } from '../core/paths.js';
+import { dataPaths, resolveDataDir, type DataPaths } from '../core/index.js';
 import type { CliIo, CliOption, OptionValues } from './command.js';
 import { stringValue } from './parse-args.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLogSink } from '../core/log/logger.js';
+import { setLogSink } from '../core/index.js';
 import type { CliIo } from './command.js';
 import { runCli } from './run-cli.js';
 

@@ -2,7 +2,7 @@
  * Dispatches `patchbay <command> [subcommand] [args]` and maps outcomes to exit codes:
  * 0 success, 1 runtime failure (`patchbay: <message>`, no stack), 2 usage error (+ a --help hint).
  */
-import { scrubText } from '../core/log/logger.js';
+import { scrubText } from '../core/index.js';
 import {
   EXIT_FAILURE,
   EXIT_OK,
@@ -15,7 +15,7 @@ import { commands as registeredCommands } from './command-registry.js';
 import { formatCommandHelp, formatTopHelp } from './help.js';
 import { defaultDataDir } from './locations.js';
 import { parseCommandArgs } from './parse-args.js';
-import { PATCHBAY_VERSION } from '../core/version.js';
+import { PATCHBAY_VERSION } from '../core/index.js';
 
 export async function runCli(
   argv: readonly string[],

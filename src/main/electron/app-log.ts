@@ -6,8 +6,8 @@
  */
 import { createWriteStream, mkdirSync, renameSync, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { setLogSink, type Logger, type LogRecord } from '../core/log/logger.js';
-import { dataPaths } from '../core/paths.js';
+import { setLogSink, type Logger, type LogRecord } from '../core/index.js';
+import { dataPaths } from '../core/index.js';
 
 const MAX_LOG_BYTES = 5 * 1024 * 1024;
 

@@ -3,7 +3,7 @@
  * platform's and both layouts' answers (development checkout, packaged app) are testable.
  */
 import path from 'node:path';
-import { resolveDataDir, type DataDirInputs } from '../core/paths.js';
+import { resolveDataDir, type DataDirInputs } from '../core/index.js';
 import type { LaunchArgs } from './launch-args.js';
 
 /**

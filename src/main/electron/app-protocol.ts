@@ -6,10 +6,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CustomScheme } from 'electron';
-import { resolveInside } from '../core/ui/static-files.js';
+import { resolveInside } from '../core/index.js';
 import { APP_HOST, APP_SCHEME } from './app-origin.js';
 import { DESKTOP_RESPONSE_HEADERS } from './csp.js';
-import { contentTypeOf } from '../core/ui/static-files.js';
+import { contentTypeOf } from '../core/index.js';
 
 export const APP_SCHEME_PRIVILEGES: CustomScheme = {
   scheme: APP_SCHEME,

@@ -2,10 +2,10 @@
  * The engine options of the desktop app: the core engine with the desktop's injected pieces.
  * Nothing here reads Electron; main.ts supplies the values.
  */
-import type { StartAtLogin } from '../core/api/settings-handlers.js';
-import type { RelayLauncher } from '../core/clients/patchbay-entry.js';
-import type { EngineOptions } from '../core/engine.js';
-import type { SecretStore } from '../core/secrets/secret-store.js';
+import type { StartAtLogin } from '../core/index.js';
+import type { RelayLauncher } from '../core/index.js';
+import type { EngineOptions } from '../core/index.js';
+import type { SecretStore } from '../core/index.js';
 import type { ExternalUrls } from './external-urls.js';
 
 export interface DesktopEngineInputs {

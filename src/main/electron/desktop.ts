@@ -6,9 +6,9 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, protocol, safeStorage, session, shell, Tray, type MenuItemConstructorOptions } from 'electron';
-import type { StartAtLogin } from '../core/api/settings-handlers.js';
-import { startEngine } from '../core/engine.js';
-import type { Logger } from '../core/log/logger.js';
+import type { StartAtLogin } from '../core/index.js';
+import { loadEngine } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import { APP_SCHEME } from './app-origin.js';
 import { appFiles } from './app-paths.js';
 import { appProtocolHandler } from './app-protocol.js';
@@ -60,7 +60,7 @@ export async function bootDesktop({ launch, dataDir, logger, closeLog }: BootOpt
 
   const secrets = await openDesktopSecrets({ dataDir, encryptor: safeStorageEncryptor(safeStorage, platform), logger: logger.child('secrets') });
   const host = new EngineHost({
-    start: startEngine,
+    start: async (options) => (await loadEngine()).startEngine(options),
     options: desktopEngineOptions({ dataDir, secrets: secrets.store, externalUrls, startAtLogin, launcher: desktopRelayLauncher(relay), uiRoot: files.rendererRoot }),
     logger: logger.child('engine'),
   });

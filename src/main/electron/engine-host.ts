@@ -5,8 +5,8 @@
  * state changes and every engine event, across restarts.
  */
 import type { ApiEvent } from '../../shared/api/contract.js';
-import type { EngineOptions, RunningEngine } from '../core/engine.js';
-import type { Logger } from '../core/log/logger.js';
+import type { EngineOptions, RunningEngine } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 
 export type HubState =
   | { state: 'stopped' }

@@ -5,7 +5,7 @@
  * URLs — the UI's "Open sign-in page" link — and not twice within a few seconds, because the
  * engine opened the same page already when the sign-in started.
  */
-import type { Logger } from '../core/log/logger.js';
+import type { Logger } from '../core/index.js';
 
 const MAX_REMEMBERED = 200;
 const DUPLICATE_WINDOW_MS = 5000;

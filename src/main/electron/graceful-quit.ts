@@ -4,7 +4,7 @@
  * deadline passes, then the quit goes on. SIGINT/SIGTERM (a terminal's Ctrl-C in development,
  * a session logout) take the same path.
  */
-import type { Logger } from '../core/log/logger.js';
+import type { Logger } from '../core/index.js';
 
 export interface QuitApp {
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;

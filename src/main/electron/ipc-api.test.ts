@@ -2,10 +2,10 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { appCallNames } from '../../shared/api/app-contract.js';
 import { hubContract } from '../../shared/api/hub-contract.js';
-import { IPC_CHANNELS } from '../../preload/ipc-channels.js';
-import { ApiRegistry } from '../core/api/api-registry.js';
-import type { RunningEngine } from '../core/engine.js';
-import { createLogger } from '../core/log/logger.js';
+import { IPC_CHANNELS } from '../../shared/api/ipc-channels.js';
+import { ApiRegistry } from '../core/index.js';
+import type { RunningEngine } from '../core/index.js';
+import { createLogger } from '../core/index.js';
 import { EngineHost } from './engine-host.js';
 import { registerIpcApi, type IpcMainLike } from './ipc-api.js';
 

@@ -6,8 +6,8 @@
  */
 import type { InspectorLiveQuery, InspectorLiveReady } from '../../shared/api/app-contract.js';
 import type { CaptureEvent } from '../../shared/api/inspector-contract.js';
-import type { Logger } from '../core/log/logger.js';
-import { SseParser } from '../core/relay/sse-parser.js';
+import type { Logger } from '../core/index.js';
+import { SseParser } from '../core/index.js';
 
 export interface LiveEndpoint {
   url: string;

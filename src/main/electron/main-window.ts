@@ -3,7 +3,7 @@
  * Closing it hides it (the app lives on in the tray); only Quit ends the app.
  */
 import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron';
-import type { Logger } from '../core/log/logger.js';
+import type { Logger } from '../core/index.js';
 import { APP_ENTRY_URL } from './app-origin.js';
 import type { ExternalUrls } from './external-urls.js';
 import { guardWebContents } from './navigation-guard.js';

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { app, crashReporter, protocol } from 'electron';
-import { createLogger } from '../core/log/logger.js';
+import { createLogger } from '../core/index.js';
 import { APP_SCHEME_PRIVILEGES } from './app-protocol.js';
 import { crashDumpsDir, logUncaught, startAppLog } from './app-log.js';
 import { desktopDataDir, electronUserDataDir } from './app-paths.js';

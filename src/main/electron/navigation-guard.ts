@@ -4,7 +4,7 @@
  * every permission a page could ask for (camera, notifications, clipboard reads, …) is denied.
  */
 import type { Session, WebContents } from 'electron';
-import type { Logger } from '../core/log/logger.js';
+import type { Logger } from '../core/index.js';
 import { isAppUrl } from './app-origin.js';
 import type { ExternalUrls } from './external-urls.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recognise, relayEntry } from '../core/clients/patchbay-entry.js';
+import { loadClients } from '../core/index.js';
 import { appLaunchCommand, desktopRelayLauncher, relayScriptLocation, type RelayLauncherInputs } from './relay-launcher.js';
 import { parseRelayArgs } from './relay/relay-entry.js';
 
@@ -32,7 +32,8 @@ const CASES: Array<{ name: string; inputs: RelayLauncherInputs; command: string;
 
 describe('the desktop relay launcher', () => {
   for (const c of CASES) {
-    it(`runs the app's own executable in Node mode with the bundled script: ${c.name}`, () => {
+    it(`runs the app's own executable in Node mode with the bundled script: ${c.name}`, async () => {
+      const { recognise, relayEntry } = await loadClients();
       const launcher = desktopRelayLauncher(c.inputs);
       expect(launcher).toEqual({ command: c.command, args: [c.script], env: { ELECTRON_RUN_AS_NODE: '1' } });
       // What the export writes into claude_desktop_config.json, and that it is known as Patchbay's again.

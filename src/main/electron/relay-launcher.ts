@@ -10,7 +10,7 @@
  * dir at start-up (`relayScriptCopy`).
  */
 import path from 'node:path';
-import type { RelayLauncher } from '../core/clients/patchbay-entry.js';
+import type { RelayLauncher } from '../core/index.js';
 
 export const RELAY_SCRIPT_NAME = 'patchbay-relay.mjs';
 /** Set by the launcher in development only: the app dir `electron` needs before `--hidden`. */

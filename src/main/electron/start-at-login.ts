@@ -6,8 +6,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoginItemSettings, Settings } from 'electron';
-import type { StartAtLogin } from '../core/api/settings-handlers.js';
-import { errCode } from '../core/fs/err-code.js';
+import type { StartAtLogin } from '../core/index.js';
+import { errCode } from '../core/index.js';
 import { HIDDEN_FLAG } from './launch-args.js';
 
 export interface LoginItemsApp {

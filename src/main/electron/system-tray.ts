@@ -4,7 +4,7 @@
  * wiring is testable without Electron (Signal Desktop's `createTrayInstance` seam).
  */
 import type { Menu, MenuItemConstructorOptions, NativeImage, Tray } from 'electron';
-import type { Logger } from '../core/log/logger.js';
+import type { Logger } from '../core/index.js';
 import { trayIconFile } from './tray-icons.js';
 import { trayMenuTemplate, type TrayActions } from './tray-menu.js';
 import { trayIconState, type TrayIconState, type TrayState } from './tray-state.js';

@@ -4,7 +4,7 @@
  */
 import type { HubStatus } from '../../shared/api/hub-contract.js';
 import type { ServerDetail, ServerState } from '../../shared/api/servers-contract.js';
-import type { RunningEngine } from '../core/engine.js';
+import type { RunningEngine } from '../core/index.js';
 import type { HubState } from './engine-host.js';
 
 export interface TrayServer {

@@ -1,15 +1,13 @@
 /** `patchbay clients`: the MCP clients on this machine, their config files and Patchbay's entries in them. */
-import { ConfigStore } from '../../core/config/config-store.js';
-import { CLIENTS, isClientId, type ClientId } from '../../core/clients/client-defs.js';
-import { createClientsRuntime, type ClientsRuntime } from '../../core/clients/clients-runtime.js';
-import { FileSecretStore } from '../../core/secrets/file-secret-store.js';
+import { CLIENT_IDS } from '../../../shared/api/clients-contract.js';
+import { FileSecretStore, loadClients, loadConfigTools, type ClientId, type ClientsRuntime } from '../../core/index.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliOption, type CommandContext } from '../command.js';
 import { cliConfigFile, cliDataPaths, CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
 import { stringValue } from '../parse-args.js';
 
 export const CLIENT_ARG = {
   name: 'CLIENT',
-  description: `One of: ${CLIENTS.map((c) => c.id).join(', ')}`,
+  description: `One of: ${CLIENT_IDS.join(', ')}`,
 };
 
 export const FILE_OPTION: CliOption = {
@@ -24,11 +22,11 @@ export const JSON_OPTION: CliOption = { name: 'json', type: 'boolean', descripti
 /** The client id argument, checked. */
 export function clientArg(ctx: CommandContext): ClientId {
   const id = ctx.positionals[0] ?? '';
-  if (!isClientId(id)) {
+  if (!(CLIENT_IDS as readonly string[]).includes(id)) {
     const shown = /^[\w.-]{1,40}$/.test(id) ? ` '${id}'` : '';
-    throw new UsageError(`unknown client${shown}; use one of: ${CLIENTS.map((c) => c.id).join(', ')}`, ctx.commandPath);
+    throw new UsageError(`unknown client${shown}; use one of: ${CLIENT_IDS.join(', ')}`, ctx.commandPath);
   }
-  return id;
+  return id as ClientId;
 }
 
 /** `--servers a,b` as a list (undefined when absent). */
@@ -45,6 +43,7 @@ export async function openClients(ctx: CommandContext): Promise<ClientsRuntime &
   const { io, values, commandPath } = ctx;
   const paths = cliDataPaths(io, values, commandPath);
   const configFile = cliConfigFile(io, values, commandPath).file;
+  const [{ ConfigStore }, { createClientsRuntime }] = await Promise.all([loadConfigTools(), loadClients()]);
   const config = await ConfigStore.open(configFile);
   const secrets = await FileSecretStore.open(paths.secretsFile);
   const runtime = createClientsRuntime({ dataDir: paths.dataDir, configFile, config, secrets, host: { platform: io.platform, home: io.homedir, env: io.env } });

@@ -1,9 +1,6 @@
 /** `patchbay config path|check`: where the config lives, and whether it is valid. */
 import { readFile } from 'node:fs/promises';
-import { findSecretRefs } from '../../core/config/secret-refs.js';
-import { parseConfigText } from '../../core/config/config-parse.js';
-import { errCode } from '../../core/fs/err-code.js';
-import { FileSecretStore } from '../../core/secrets/file-secret-store.js';
+import { errCode, FileSecretStore, loadConfigTools } from '../../core/index.js';
 import { EXIT_FAILURE, EXIT_OK, type CliCommand, type CommandContext } from '../command.js';
 import { cliConfigFile, cliDataPaths, CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
 
@@ -61,6 +58,7 @@ async function check(ctx: CommandContext): Promise<number> {
     io.stdout.write(`${file}: cannot read the file (${errCode(err) ?? String(err)})\n`);
     return EXIT_FAILURE;
   }
+  const { parseConfigText, findSecretRefs } = await loadConfigTools();
   const result = parseConfigText(text, file);
   if (!result.ok) {
     const n = result.problems.length;
@@ -73,7 +71,7 @@ async function check(ctx: CommandContext): Promise<number> {
   io.stdout.write(
     `${file}: OK, ${ids.length} server${ids.length === 1 ? '' : 's'}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}\n`,
   );
-  for (const warning of await secretWarnings(ctx, result.config))
+  for (const warning of await secretWarnings(ctx, findSecretRefs(result.config)))
     io.stdout.write(`  warning: ${warning}\n`);
   return EXIT_OK;
 }
@@ -81,9 +79,8 @@ async function check(ctx: CommandContext): Promise<number> {
 /** References that would stop a server from starting; warnings only, since secrets may be added later. */
 async function secretWarnings(
   ctx: CommandContext,
-  config: Parameters<typeof findSecretRefs>[0],
+  refs: ReturnType<Awaited<ReturnType<typeof loadConfigTools>>['findSecretRefs']>,
 ): Promise<string[]> {
-  const refs = findSecretRefs(config);
   if (refs.length === 0) return [];
   const warnings: string[] = [];
   const secretsFile = cliDataPaths(ctx.io, ctx.values, ctx.commandPath).secretsFile;

@@ -1,7 +1,5 @@
 /** `patchbay doctor`: what is likely to go wrong between Patchbay, its servers and the MCP clients, and how to fix it. */
-import { runDoctor, type DoctorCheck, type DoctorReport } from '../../core/clients/doctor.js';
-import { applyFix } from '../../core/clients/doctor-fixes.js';
-import { ClientsError } from '../../core/clients/clients-error.js';
+import { loadClients, type DoctorCheck, type DoctorReport } from '../../core/index.js';
 import { EXIT_FAILURE, EXIT_OK, type CliCommand, type CommandContext } from '../command.js';
 import { CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
 import { JSON_OPTION, openClients } from './clients.js';
@@ -29,6 +27,7 @@ const MARK: Record<DoctorCheck['status'], string> = { ok: 'ok  ', info: 'info', 
 async function doctorRun(ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   const clients = await openClients(ctx);
+  const { runDoctor, applyFix, ClientsError } = await loadClients();
   try {
     let report = await runDoctor(clients.doctor);
     if (ctx.values.fix === true) {

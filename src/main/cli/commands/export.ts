@@ -1,6 +1,6 @@
 /** `patchbay export <client>`: write Patchbay's entries into an MCP client's config, diff first, backup kept. */
 import path from 'node:path';
-import type { ExportChange, ExportRequest } from '../../core/clients/export-plan.js';
+import type { ExportChange, ExportRequest } from '../../core/index.js';
 import { EXIT_OK, UsageError, type CliCommand, type CommandContext } from '../command.js';
 import { CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
 import { stringValue } from '../parse-args.js';

@@ -5,13 +5,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, scrubText } from '../../core/log/logger.js';
-import { hubEndpointSource } from '../../core/relay/hub-endpoint.js';
-import { runStdioRelay } from '../../core/relay/stdio-relay.js';
+import { createLogger, scrubText } from '../../core/index.js';
+import { hubEndpointSource, runStdioRelay, runUrlRelay, type RemoteRelayFlags } from '../../relay/index.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIo, type CommandContext, type OptionValues } from '../command.js';
 import { cliDataPaths, DATA_DIR_OPTION } from '../locations.js';
 import { parseCommandArgs, stringValue } from '../parse-args.js';
-import type { RemoteRelayFlags } from '../../core/relay/url-relay.js';
 
 /** bin/patchbay.js, four levels above this file in both src/ and dist/. */
 const BIN = fileURLToPath(new URL('../../../../bin/patchbay.js', import.meta.url));
@@ -142,7 +140,6 @@ async function relay(ctx: CommandContext): Promise<number> {
       throw new UsageError('--no-start applies to SERVER (a hub); --url runs its own engine', commandPath);
     }
     // Loaded only here: `relay <server>` must not pay for an engine it does not run.
-    const { runUrlRelay } = await import('../../core/relay/url-relay.js');
     await runUrlRelay({ ...remote, url, dataDir, stdin: io.stdin, stdout: io.stdout, logger });
     return EXIT_OK;
   }

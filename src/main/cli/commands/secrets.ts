@@ -1,7 +1,7 @@
 /** `patchbay secrets set|list|delete`: the file secret store that `${secret:NAME}` references read from. */
-import { ensureDataDir } from '../../core/paths.js';
-import { FileSecretStore } from '../../core/secrets/file-secret-store.js';
-import { SECRET_NAME_PATTERN } from '../../core/secrets/secret-store.js';
+import { ensureDataDir } from '../../core/index.js';
+import { FileSecretStore } from '../../core/index.js';
+import { SECRET_NAME_PATTERN } from '../../core/index.js';
 import {
   EXIT_FAILURE,
   EXIT_OK,

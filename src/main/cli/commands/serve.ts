@@ -1,7 +1,6 @@
 /** `patchbay serve`: the headless shell — the same engine as the desktop app, on loopback, until a signal. */
 import { spawn } from 'node:child_process';
-import { startEngine, type EngineOptions, type RunningEngine } from '../../core/engine.js';
-import { ensureDataDir } from '../../core/paths.js';
+import { ensureDataDir, loadEngine, type EngineOptions, type RunningEngine } from '../../core/index.js';
 import {
   EXIT_OK,
   UsageError,
@@ -67,6 +66,7 @@ async function serve(ctx: CommandContext): Promise<number> {
   const { io, values, commandPath } = ctx;
   const options = engineOptions(ctx);
   await ensureDataDir(options.dataDir);
+  const { startEngine } = await loadEngine();
   const engine = await startEngine(options);
 
   const lines = [`patchbay: hub running at ${engine.url}`];

@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { InspectorSession } from '../../../shared/api/inspector-contract.js';
-import { errCode } from '../../core/fs/err-code.js';
-import { discoverHub } from '../../core/relay/hub-discovery.js';
+import { errCode } from '../../core/index.js';
+import { discoverHub } from '../../relay/index.js';
 import { EXIT_OK, UsageError, type CliCommand, type CommandContext } from '../command.js';
 import { cliDataPaths, DATA_DIR_OPTION } from '../locations.js';
 import { stringValue } from '../parse-args.js';

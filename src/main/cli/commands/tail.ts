@@ -4,7 +4,7 @@
  * from the last event seen, so no exchange is printed twice or missed.
  */
 import type { CaptureEvent, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
-import { SseParser } from '../../core/relay/sse-parser.js';
+import { SseParser } from '../../core/index.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliCommand, type CommandContext } from '../command.js';
 import { DATA_DIR_OPTION } from '../locations.js';
 import { stringValue } from '../parse-args.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../engine.js';
+import { startEngine, type RunningEngine } from '../engine/engine.js';
 
 let engine: RunningEngine | undefined;
 let dir: string | undefined;

@@ -2,17 +2,17 @@
  * The HTTP bridge for the API: `POST /api/call/<name>` with a JSON body answers
  * `{ ok, value | code, message }` (always HTTP 200 for a handled call, so one code path reads it);
  * `GET /api/events?since=<cursor>` is a server-sent event stream of every event. Mounted on the
- * hub's port behind its Host, Origin and token checks (see HubRoute).
+ * hub's port behind its Host, Origin and token checks (see HttpRoute).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../hub/body.js';
-import { sendJson } from '../hub/http-util.js';
-import type { HubRoute } from '../hub/hub-server.js';
+import { readBody } from '../protocol/body.js';
+import { sendJson } from '../protocol/http-util.js';
+import type { HttpRoute } from '../protocol/http-route.js';
 import type { ApiRegistry } from './api-registry.js';
 
 const MAX_API_BODY = 4 * 1024 * 1024;
 
-export function apiRoute(registry: ApiRegistry, options: { keepAliveMs?: number } = {}): HubRoute {
+export function apiRoute(registry: ApiRegistry, options: { keepAliveMs?: number } = {}): HttpRoute {
   return {
     prefix: '/api',
     auth: 'token',

@@ -4,7 +4,7 @@
  * file's new text. Nothing is written here; export-write does that after the preview.
  */
 import type { ServerConfig } from '../../../shared/config-schema.js';
-import { resolveDataDir } from '../paths.js';
+import { resolveDataDir } from '../home/paths.js';
 import type { ClientDef, EntryKind } from './client-defs.js';
 import { clientEntries, readClientFile, type ClientFile } from './client-file.js';
 import type { ClientHost } from './client-host.js';

@@ -9,22 +9,12 @@ import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol
 import type { CaptureHooks } from '../inspector/inspector.js';
 import type { Logger } from '../log/logger.js';
 import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
-import { sendError, sendJson } from './http-util.js';
+import { sendError, sendJson } from '../protocol/http-util.js';
+import type { HttpRoute } from '../protocol/http-route.js';
 import { handleDelete, handleGet, handlePost, type EndpointContext } from './mcp-endpoint.js';
-import type { ServerRuntime } from './server-runtime.js';
+import type { ServerRuntime } from '../servers/server-runtime.js';
 import { Session, type SessionHost } from './session.js';
 import type { StreamLimits } from './sse-stream.js';
-
-/**
- * A feature mounted on the hub's port under a path prefix (`/api`, `/ui`, `/oauth/callback`).
- * Host and Origin are checked before any route runs; `auth: 'token'` also requires the hub token
- * (or whatever `authorize` accepts, e.g. the UI's session cookie).
- */
-export interface HubRoute {
-  prefix: string;
-  auth: 'token' | 'none';
-  handle(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): void | Promise<void>;
-}
 
 export interface HubOptions {
   host: string;
@@ -43,7 +33,7 @@ export interface HubOptions {
   logger: Logger;
   /** The configured servers, by id; read per request so config reloads take effect at once. */
   runtime(id: string): ServerRuntime | undefined;
-  routes?: HubRoute[];
+  routes?: HttpRoute[];
   /**
    * Extra ways a request may prove it is allowed in, besides the bearer token (the UI's cookie).
    * Called only when the bearer check failed.
@@ -68,7 +58,7 @@ export class Hub {
   private closed = false;
   private origins = new Set<string>();
   private readonly endpoint: EndpointContext;
-  private readonly routes: HubRoute[];
+  private readonly routes: HttpRoute[];
 
   constructor(private readonly options: HubOptions) {
     if (!LOOPBACK.has(options.host) && options.token === undefined) {
@@ -85,8 +75,8 @@ export class Hub {
     };
   }
 
-  /** Mounts a feature under a path prefix (see HubRoute). */
-  addRoute(route: HubRoute): void {
+  /** Mounts a feature under a path prefix (see HttpRoute). */
+  addRoute(route: HttpRoute): void {
     this.routes.push(route);
   }
 

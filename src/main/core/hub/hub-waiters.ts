@@ -4,7 +4,7 @@
  * code, never to a client stream. Ids are the hub's own (`patchbay-replay-N`) or the client's
  * initialize id, which no stream is waiting for.
  */
-import { idKey, type JsonRpcId, type JsonRpcMessage } from './json-rpc.js';
+import { idKey, type JsonRpcId, type JsonRpcMessage } from '../protocol/json-rpc.js';
 
 /** An answer to a hub-originated request; `local` when the upstream connection wrote it itself. */
 export interface HubAnswer {

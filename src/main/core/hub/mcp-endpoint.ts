@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_PROTOCOL_VERSION, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
-import { readBody } from './body.js';
-import { accepts, sendError, sendJson } from './http-util.js';
-import { classify, isRequest, type JsonRpcMessage, type JsonRpcRequest } from './json-rpc.js';
-import type { ServerRuntime } from './server-runtime.js';
+import { readBody } from '../protocol/body.js';
+import { accepts, sendError, sendJson } from '../protocol/http-util.js';
+import { classify, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import type { ServerRuntime } from '../servers/server-runtime.js';
 import type { Session } from './session.js';
 import { parseEventId } from './sse-stream.js';
 

@@ -17,7 +17,7 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
-} from './json-rpc.js';
+} from '../protocol/json-rpc.js';
 import { HubWaiters, type HubAnswer } from './hub-waiters.js';
 import { SessionStreams } from './session-streams.js';
 import type { SseStream, StreamLimits } from './sse-stream.js';

@@ -14,7 +14,7 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
-import type { JsonRpcMessage } from '../hub/json-rpc.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
 import type { SessionRecord } from './session-record.js';
 

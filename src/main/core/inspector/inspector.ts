@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { CaptureHttp, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
-import type { ServerRuntime } from '../hub/server-runtime.js';
+import type { ServerRuntime } from '../servers/server-runtime.js';
 import type { Logger } from '../log/logger.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
 import { CaptureQueue, SessionCapture, type SessionTap, type TapItem } from './capture-tap.js';

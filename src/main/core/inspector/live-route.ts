@@ -8,8 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspectorLiveStream, type CaptureEvent } from '../../../shared/api/inspector-contract.js';
-import { sendJson } from '../hub/http-util.js';
-import type { HubRoute } from '../hub/hub-server.js';
+import { sendJson } from '../protocol/http-util.js';
+import type { HttpRoute } from '../protocol/http-route.js';
 import { historyEvents } from './history-read.js';
 import type { Inspector } from './inspector.js';
 import { legJson } from './event-line.js';
@@ -27,7 +27,7 @@ interface Filter {
   view: 'events' | 'exchanges';
 }
 
-export function inspectorLiveRoute(inspector: Inspector, options: LiveRouteOptions = {}): HubRoute {
+export function inspectorLiveRoute(inspector: Inspector, options: LiveRouteOptions = {}): HttpRoute {
   return {
     prefix: '/api/inspector',
     auth: 'token',

@@ -12,7 +12,7 @@ import type { Exchange, ExchangeStatus } from '../../../shared/api/inspector-con
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { ApiError } from '../api/api-registry.js';
 import type { Hub } from '../hub/hub-server.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../hub/json-rpc.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { Inspector } from './inspector.js';
 import type { InspectorQueries } from './inspector-queries.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerRuntime } from '../hub/server-runtime.js';
+import type { ServerRuntime } from '../servers/server-runtime.js';
 import { createLogger } from '../log/logger.js';
 import type { SessionCapture } from './capture-tap.js';
 import { historyFileName, listHistoryFiles, loadSessionIndex } from './history-read.js';

@@ -5,7 +5,8 @@
  */
 import type { PatchbayConfig, ServerConfig } from '../../../shared/config-schema.js';
 import type { ApiRegistry } from '../api/api-registry.js';
-import type { Hub, HubRoute } from '../hub/hub-server.js';
+import type { Hub } from '../hub/hub-server.js';
+import type { HttpRoute } from '../protocol/http-route.js';
 import { addLogScrubber, type Logger } from '../log/logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { registerInspectorApi } from './inspector-api.js';
@@ -32,7 +33,7 @@ export interface InspectorWiring {
   /** For the hub's `capture` option; undefined when capture is off. */
   hooks: CaptureHooks | undefined;
   /** `/api/inspector/live`: mount before the generic `/api` route. */
-  route: HubRoute;
+  route: HttpRoute;
   /** Wraps a server's secret resolution: its secret values are known before its process starts. */
   learnServer<T extends ServerConfig>(serverId: string, configured: ServerConfig, resolved: T): T;
   register(api: ApiRegistry, hub: Hub, hubUrl: string, version: string): void;

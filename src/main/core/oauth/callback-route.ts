@@ -5,7 +5,7 @@
  * by the hub. The page it answers is static text: no script, nothing loaded, no referrer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HubRoute } from '../hub/hub-server.js';
+import type { HttpRoute } from '../protocol/http-route.js';
 import type { CallbackOutcome } from './oauth-service.js';
 
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';
@@ -32,7 +32,7 @@ function page(res: ServerResponse, status: number, title: string, message: strin
   res.end(html);
 }
 
-export function oauthCallbackRoute(handler: CallbackHandler): HubRoute {
+export function oauthCallbackRoute(handler: CallbackHandler): HttpRoute {
   return {
     prefix: OAUTH_CALLBACK_PATH,
     auth: 'none',

@@ -3,7 +3,7 @@
  * the discovery it was started from) and a promise every waiting request shares.
  */
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
-import { UpstreamAuthError } from './oauth-errors.js';
+import { UpstreamAuthError } from '../upstream/upstream-auth-errors.js';
 
 export interface LoginFlow {
   serverId: string;

@@ -24,7 +24,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { RemoteOAuthConfig } from '../../../shared/config-schema.js';
-import { InteractionNeeded, UpstreamAuthError } from './oauth-errors.js';
+import { InteractionNeeded, UpstreamAuthError } from '../upstream/upstream-auth-errors.js';
 import type { OAuthTokenStore, TokenRecord } from './token-store.js';
 
 /** What the provider needs from the server's `ServerAuth`. */

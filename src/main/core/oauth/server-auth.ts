@@ -27,7 +27,7 @@ import type { RemoteFetch } from '../upstream/remote-fetch.js';
 import type { RemoteAuth } from '../upstream/remote-upstream.js';
 import { describeAuthError, expiresSoon, isSameOriginLegacyIssuer, tokenStatus } from './auth-policy.js';
 import { createLoginFlow, isJoinable, waitForLogin, type LoginFlow } from './login-flow.js';
-import { CredentialsRefused, InteractionNeeded, UpstreamAuthError } from './oauth-errors.js';
+import { CredentialsRefused, InteractionNeeded, UpstreamAuthError } from '../upstream/upstream-auth-errors.js';
 import { PatchbayOAuthProvider, type ProviderHost } from './oauth-provider.js';
 import type { OAuthTokenStore, TokenRecord } from './token-store.js';
 

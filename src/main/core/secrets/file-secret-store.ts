@@ -5,7 +5,6 @@
  */
 import { chmod, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { errCode } from '../fs/err-code.js';
 import { scrubSecrets } from './scrub-secrets.js';
@@ -14,10 +13,17 @@ import { SECRET_NAME_PATTERN, type SecretStore } from './secret-store.js';
 
 const log = createLogger('secrets');
 
-const fileSchema = z.object({
-  version: z.literal(1),
-  secrets: z.record(z.string(), z.string()),
-});
+/**
+ * `{"version": 1, "secrets": {"NAME": "value"}}`. Checked by hand, not with zod: the relay's
+ * `--url` mode and the CLI open this store, and zod alone costs them ~100 ms of start-up.
+ */
+function secretsOf(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { version, secrets } = value as { version?: unknown; secrets?: unknown };
+  if (version !== 1 || typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) return undefined;
+  for (const v of Object.values(secrets)) if (typeof v !== 'string') return undefined;
+  return secrets as Record<string, string>;
+}
 
 /** Shorter values would mask ordinary words and numbers all over the logs. */
 const isWindows = process.platform === 'win32';
@@ -126,14 +132,14 @@ export class FileSecretStore implements SecretStore {
         `${this.file} is not valid JSON; fix or remove it (a backup may be at ${this.file}.bak)`,
       );
     }
-    const result = fileSchema.safeParse(parsed);
-    if (!result.success) {
+    const secrets = secretsOf(parsed);
+    if (!secrets) {
       throw new SecretStoreError(
         'secret_file_invalid',
         `${this.file} is not a Patchbay secret file (expected {"version": 1, "secrets": {"NAME": "value"}}); fix or remove it`,
       );
     }
-    this.secrets = new Map(Object.entries(result.data.secrets));
+    this.secrets = new Map(Object.entries(secrets));
   }
 
   private async save(next: Map<string, string>): Promise<void> {

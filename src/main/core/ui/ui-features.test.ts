@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEngine, type RunningEngine } from '../engine.js';
+import { startEngine, type RunningEngine } from '../engine/engine.js';
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/everything-server.mjs');
 let engine: RunningEngine | undefined;

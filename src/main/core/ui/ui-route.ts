@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { readBody } from '../hub/body.js';
-import type { HubRoute } from '../hub/hub-server.js';
+import { readBody } from '../protocol/body.js';
+import type { HttpRoute } from '../protocol/http-route.js';
 import { loginPage } from './login-page.js';
 import { resolveInside, sendStatic, uiBuilt } from './static-files.js';
 import type { UiAuth } from './ui-auth.js';
@@ -37,7 +37,7 @@ const COMMON_HEADERS: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function uiRoute(options: UiRouteOptions): HubRoute {
+export function uiRoute(options: UiRouteOptions): HttpRoute {
   const { auth } = options;
   const authOn = (): boolean => options.token() !== undefined;
   const loggedIn = (req: IncomingMessage): boolean => !authOn() || auth.hasSession(req);

@@ -6,7 +6,7 @@
  */
 import { InsufficientScopeError } from '@modelcontextprotocol/client';
 import { ErrorCode } from '../../../shared/protocol.js';
-import { isUpstreamAuthError } from '../oauth/oauth-errors.js';
+import { isUpstreamAuthError } from './upstream-auth-errors.js';
 
 export type RemoteCause = 'dns' | 'refused' | 'unreachable' | 'reset' | 'tls' | 'timeout' | 'http' | 'unknown';
 

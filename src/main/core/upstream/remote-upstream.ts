@@ -16,9 +16,9 @@
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol/client';
-import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../hub/json-rpc.js';
+import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { Logger } from '../log/logger.js';
-import { isUpstreamAuthError } from '../oauth/oauth-errors.js';
+import { isUpstreamAuthError } from './upstream-auth-errors.js';
 import type { UpstreamClosed, UpstreamConnection, UpstreamHttpExchange, UpstreamReinitialize } from './upstream.js';
 import { exchangeOf } from './remote-exchange.js';
 import { displayUrl, httpStatusOf, rpcErrorFor } from './remote-errors.js';

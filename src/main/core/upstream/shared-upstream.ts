@@ -9,7 +9,7 @@
  * by all of its sessions. That is what "shared" means; servers that need isolation keep the default.
  */
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
-import { errorResponse, idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../hub/json-rpc.js';
+import { errorResponse, idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
 interface Outstanding {

@@ -5,8 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createLogger, type Logger } from '../log/logger.js';
-import { classify, type JsonRpcMessage } from '../hub/json-rpc.js';
-import { LineReader } from './line-reader.js';
+import { classify, type JsonRpcMessage } from '../protocol/json-rpc.js';
+import { LineReader } from '../protocol/line-reader.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
 export interface StdioSpawnSpec {

@@ -3,7 +3,7 @@
  * equivalent of the SDK's `Transport`, minus everything the hub does not need: messages arrive
  * already parsed, with their raw text when the hub can forward it without re-serializing.
  */
-import type { JsonRpcMessage } from '../hub/json-rpc.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 
 export interface UpstreamClosed {
   /** A sentence a person can act on, e.g. "server 'fs' exited with code 1: <stderr tail>". */

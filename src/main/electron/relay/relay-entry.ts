@@ -4,15 +4,14 @@
  * It is plain Node (no `electron` import) and is bundled from relay-main.ts into that one file
  * by scripts/build-electron.mjs, so it needs nothing from app.asar or from a Node.js install.
  *
- * It is `patchbay relay <server>` (core/relay) with one difference: when no hub runs, it starts
+ * It is `patchbay relay <server>` (src/main/relay) with one difference: when no hub runs, it starts
  * the desktop app in the tray (`--hidden`) instead of `patchbay serve`.
  */
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger, scrubText } from '../../core/log/logger.js';
-import { resolveDataDir } from '../../core/paths.js';
-import { hubEndpointSource } from '../../core/relay/hub-endpoint.js';
-import { runStdioRelay } from '../../core/relay/stdio-relay.js';
+import { createLogger, scrubText } from '../../core/index.js';
+import { resolveDataDir } from '../../core/index.js';
+import { hubEndpointSource, runStdioRelay } from '../../relay/index.js';
 import { appLaunchCommand } from '../relay-launcher.js';
 
 const USAGE = 'usage: patchbay-relay relay <server> [--data-dir DIR] [--no-start]';

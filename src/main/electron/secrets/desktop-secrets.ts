@@ -5,10 +5,10 @@
  * that is no better than 0600 and would only hide the secrets from `patchbay secrets`.
  */
 import path from 'node:path';
-import { dataPaths } from '../../core/paths.js';
-import type { Logger } from '../../core/log/logger.js';
-import { FileSecretStore } from '../../core/secrets/file-secret-store.js';
-import type { SecretStore } from '../../core/secrets/secret-store.js';
+import { dataPaths } from '../../core/index.js';
+import type { Logger } from '../../core/index.js';
+import { FileSecretStore } from '../../core/index.js';
+import type { SecretStore } from '../../core/index.js';
 import type { Encryptor } from './encryptor.js';
 import { SafeStorageSecretStore, SAFE_SECRETS_FILE } from './safe-storage-store.js';
 import { AbsorbingSecretStore } from './secret-migration.js';

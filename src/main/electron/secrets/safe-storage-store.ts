@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../core/fs/atomic-write.js';
-import { errCode } from '../../core/fs/err-code.js';
-import { addLogScrubber } from '../../core/log/logger.js';
-import { SecretStoreError } from '../../core/secrets/file-secret-store.js';
-import { scrubSecrets } from '../../core/secrets/scrub-secrets.js';
-import { SECRET_NAME_PATTERN, type SecretStore } from '../../core/secrets/secret-store.js';
+import { writeFileAtomic } from '../../core/index.js';
+import { errCode } from '../../core/index.js';
+import { addLogScrubber } from '../../core/index.js';
+import { SecretStoreError } from '../../core/index.js';
+import { scrubSecrets } from '../../core/index.js';
+import { SECRET_NAME_PATTERN, type SecretStore } from '../../core/index.js';
 import type { Encryptor } from './encryptor.js';
 
 export const SAFE_SECRETS_FILE = 'secrets.safe.json';

@@ -6,10 +6,10 @@
  * removed from the plaintext file after it was read back from the encrypted store.
  */
 import { rm, stat } from 'node:fs/promises';
-import { errCode } from '../../core/fs/err-code.js';
-import type { Logger } from '../../core/log/logger.js';
-import { FileSecretStore } from '../../core/secrets/file-secret-store.js';
-import type { SecretStore } from '../../core/secrets/secret-store.js';
+import { errCode } from '../../core/index.js';
+import type { Logger } from '../../core/index.js';
+import { FileSecretStore } from '../../core/index.js';
+import type { SecretStore } from '../../core/index.js';
 import type { SafeStorageSecretStore } from './safe-storage-store.js';
 
 /** Imports every secret of the file store (its values win: the file is newer than the last import), then deletes the file and its backup. */

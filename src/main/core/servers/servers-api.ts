@@ -6,9 +6,9 @@
 import { isStdioServer, type ServerConfig } from '../../../shared/config-schema.js';
 import type { serversContract, ServerDetail, ServerTestResult } from '../../../shared/api/servers-contract.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
-import { ApiError, type Handlers } from './api-registry.js';
-import { planImport } from './servers-import-handlers.js';
-import type { ServerStatusTracker } from './server-status-handlers.js';
+import { ApiError, type Handlers } from '../api/api-registry.js';
+import { planImport } from './servers-import.js';
+import type { ServerStatusTracker } from './server-status.js';
 
 export interface ServersDeps {
   config: ConfigStore;

@@ -3,8 +3,8 @@
  * nothing but JSON-RPC on stdout, and a clean end (P30): on stdin EOF, on the parent's death, on
  * a signal, or when stdout closes, the session is deleted on the hub and the relay returns.
  */
-import type { Logger } from '../log/logger.js';
-import { LineReader } from '../upstream/line-reader.js';
+import type { Logger } from '../core/index.js';
+import { LineReader } from '../core/index.js';
 import { closeIdleSockets } from './hub-http.js';
 import { parseOutgoing } from './outgoing.js';
 import { RelaySession, type EndpointSource } from './relay-session.js';

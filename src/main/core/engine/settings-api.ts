@@ -5,8 +5,8 @@
 import { DEFAULT_HUB_PORT } from '../../../shared/config-schema.js';
 import { settingsContract, type Settings } from '../../../shared/api/settings-contract.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
-import { rotateHubToken } from '../hub-token.js';
-import { ApiError, type ApiRegistry, type Handlers } from './api-registry.js';
+import { rotateHubToken } from '../home/hub-token.js';
+import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
 
 /** Provided by the desktop shell; the headless one cannot start at login. */
 export interface StartAtLogin {

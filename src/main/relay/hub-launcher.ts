@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../log/logger.js';
-import { dataPaths } from '../paths.js';
+import type { Logger } from '../core/index.js';
+import { dataPaths } from '../core/index.js';
 import { discoverHub, type HubInfo } from './hub-discovery.js';
 import { delay } from './response-reader.js';
 import { tryLock } from './start-lock.js';

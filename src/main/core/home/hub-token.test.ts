@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadOrCreateHubToken, rotateHubToken } from './hub-token.js';
-import { setLogSink } from './log/logger.js';
+import { setLogSink } from '../log/logger.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -49,13 +49,13 @@ describe('loadOrCreateHubToken', () => {
     // Real processes racing on the same missing file. Node 20 cannot import .ts, so the module
     // and its imports are transpiled (types stripped, nothing else) into the temp dir first.
     const lib = path.join(dir, 'lib');
-    await transpile(import.meta.dirname, lib, [
-      'hub-token.ts',
+    await transpile(path.dirname(import.meta.dirname), lib, [
+      'home/hub-token.ts',
       'fs/atomic-write.ts',
       'fs/err-code.ts',
       'log/logger.ts',
     ]);
-    const script = `const { loadOrCreateHubToken } = await import(${JSON.stringify(pathToFileURL(path.join(lib, 'hub-token.js')).href)});
+    const script = `const { loadOrCreateHubToken } = await import(${JSON.stringify(pathToFileURL(path.join(lib, 'home', 'hub-token.js')).href)});
       process.stdout.write(await loadOrCreateHubToken(process.argv[1]));`;
     const run = (): Promise<string> =>
       new Promise((resolve, reject) => {

@@ -3,8 +3,8 @@
  * channel is its contract name, e.g. `servers.add`). Prefixed `patchbay:` so they can never
  * collide with a contract name (those have no colon). Main imports these too: one definition.
  */
-import type { AppEvent, InspectorLiveQuery, InspectorLiveReady } from '../shared/api/app-contract.js';
-import type { CaptureEvent } from '../shared/api/inspector-contract.js';
+import type { AppEvent, InspectorLiveQuery, InspectorLiveReady } from './app-contract.js';
+import type { CaptureEvent } from './inspector-contract.js';
 
 export const IPC_CHANNELS = {
   /** invoke `{ id, since? }`: start delivering events for subscription `id`. */

@@ -13,10 +13,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Logger } from '../log/logger.js';
-import type { OpenUrl } from '../oauth/openers.js';
-import { dataPaths } from '../paths.js';
-import { readHubToken } from './hub-endpoint.js';
+import { dataPaths, FileSecretStore, readHubToken, loadEngine, platformOpener, type Logger, type OpenUrl } from '../core/index.js';
 import { delay } from './response-reader.js';
 import { runStdioRelay, type RelayOutput } from './stdio-relay.js';
 
@@ -64,11 +61,7 @@ export function serverIdFor(url: string): string {
 
 export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
   // The engine is loaded only for --url: `relay <server>` never pays for it.
-  const [{ startEngine }, { FileSecretStore }, { platformOpener }] = await Promise.all([
-    import('../engine.js'),
-    import('../secrets/file-secret-store.js'),
-    import('../oauth/openers.js'),
-  ]);
+  const { startEngine } = await loadEngine();
   const { serverId, config } = urlRelayConfig(options);
   const home = await mkdtemp(path.join(os.tmpdir(), 'patchbay-relay-'));
   // The temp dir holds the embedded hub's token: it goes even when shutdown is cut short.

@@ -6,7 +6,7 @@ import { secretsContract } from '../../../shared/api/secrets-contract.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { findSecretRefs } from '../config/secret-refs.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { ApiError, type ApiRegistry, type Handlers } from './api-registry.js';
+import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
 
 const HINT_MIN_LENGTH = 16;
 

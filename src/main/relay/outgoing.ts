@@ -3,7 +3,7 @@
  * (to answer them with an error if the hub cannot), and whether it is the `initialize` that a
  * lost session is re-created with. The line itself is forwarded untouched.
  */
-import { classify, type JsonRpcId, type JsonRpcRequest } from '../hub/json-rpc.js';
+import { classify, type JsonRpcId, type JsonRpcRequest } from '../core/index.js';
 
 export interface Outgoing {
   /** The JSON text as the client wrote it, sent as the POST body. */

@@ -6,7 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, setLogLevel } from '../log/logger.js';
+import { createLogger, setLogLevel } from '../core/index.js';
 import { parseOutgoing } from './outgoing.js';
 import { RelaySession, type EndpointSource } from './relay-session.js';
 

@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from './fs/atomic-write.js';
-import { errCode } from './fs/err-code.js';
-import { createLogger } from './log/logger.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { errCode } from '../fs/err-code.js';
+import { createLogger } from '../log/logger.js';
 
 const log = createLogger('hub-token');
 
@@ -132,5 +132,16 @@ async function restrictMode(tokenFile: string): Promise<void> {
       { file: tokenFile },
     );
     await chmod(tokenFile, 0o600);
+  }
+}
+
+/** The hub token, or undefined when there is none (a hub started with --no-auth needs none). */
+export async function readHubToken(tokenFile: string): Promise<string | undefined> {
+  try {
+    const token = (await readFile(tokenFile, 'utf8')).trim();
+    return token === '' ? undefined : token;
+  } catch (err) {
+    if (errCode(err) === 'ENOENT') return undefined;
+    throw new Error(`cannot read the hub token ${tokenFile}: ${(err as Error).message}`);
   }
 }

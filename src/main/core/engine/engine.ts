@@ -3,32 +3,32 @@
  * desktop app and the tests all start it the same way. A newcomer starts reading here.
  */
 import { rm, writeFile } from 'node:fs/promises';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, isStdioServer, type PatchbayConfig, type ServerConfig } from '../../shared/config-schema.js';
-import { hubContract, type HubStatus, type ServerSummary } from '../../shared/api/hub-contract.js';
-import { oauthContract } from '../../shared/api/oauth-contract.js';
-import { ApiRegistry } from './api/api-registry.js';
-import { apiRoute } from './api/http-api.js';
-import { ConfigStore, resolveServerSecrets } from './config/config-store.js';
-import { loadOrCreateHubToken } from './hub-token.js';
-import { Hub } from './hub/hub-server.js';
-import type { Inspector } from './inspector/inspector.js';
-import { startInspector } from './inspector/start-inspector.js';
-import { ServerRuntime } from './hub/server-runtime.js';
-import { createLogger } from './log/logger.js';
-import { dataPaths, ensureDataDir } from './paths.js';
-import { FileSecretStore } from './secrets/file-secret-store.js';
-import type { SecretStore } from './secrets/secret-store.js';
-import { buildChildEnv, loginShellPath } from './upstream/child-env.js';
-import { createRemoteFetch } from './upstream/remote-fetch.js';
-import { OAUTH_CALLBACK_PATH, oauthCallbackRoute } from './oauth/callback-route.js';
-import { registerOAuthApi } from './oauth/oauth-api.js';
-import { registerClientsApi } from './clients/clients-api.js';
-import { createClientsRuntime, type ClientsRuntimeOptions } from './clients/clients-runtime.js';
-import { OAuthService } from './oauth/oauth-service.js';
-import { platformOpener, type OpenUrl } from './oauth/openers.js';
-import type { StartAtLogin } from './api/settings-handlers.js';
-import { createUiAuth, wireUiFeatures, type UiFeatures } from './ui/ui-features.js';
-import { PATCHBAY_VERSION } from './version.js';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, isStdioServer, type PatchbayConfig, type ServerConfig } from '../../../shared/config-schema.js';
+import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
+import { oauthContract } from '../../../shared/api/oauth-contract.js';
+import { ApiRegistry } from '../api/api-registry.js';
+import { apiRoute } from '../api/http-api.js';
+import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
+import { loadOrCreateHubToken } from '../home/hub-token.js';
+import { Hub } from '../hub/hub-server.js';
+import type { Inspector } from '../inspector/inspector.js';
+import { startInspector } from '../inspector/start-inspector.js';
+import { ServerRuntime } from '../servers/server-runtime.js';
+import { createLogger } from '../log/logger.js';
+import { dataPaths, ensureDataDir } from '../home/paths.js';
+import { FileSecretStore } from '../secrets/file-secret-store.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
+import { createRemoteFetch } from '../upstream/remote-fetch.js';
+import { OAUTH_CALLBACK_PATH, oauthCallbackRoute } from '../oauth/callback-route.js';
+import { registerOAuthApi } from '../oauth/oauth-api.js';
+import { registerClientsApi } from '../clients/clients-api.js';
+import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
+import { OAuthService } from '../oauth/oauth-service.js';
+import { platformOpener, type OpenUrl } from '../oauth/openers.js';
+import type { StartAtLogin } from './settings-api.js';
+import { createUiAuth, wireUiFeatures, type UiFeatures } from '../ui/ui-features.js';
+import { PATCHBAY_VERSION } from '../home/version.js';
 
 export interface EngineOptions {
   dataDir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameFor, planImport } from './servers-import-handlers.js';
+import { nameFor, planImport } from './servers-import.js';
 
 const stdio = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] };
 

@@ -4,9 +4,7 @@
  * up lazily and again after the hub stopped answering, so a restarted hub (or one on a new port)
  * is found.
  */
-import { readFile } from 'node:fs/promises';
-import { errCode } from '../fs/err-code.js';
-import { dataPaths } from '../paths.js';
+import { dataPaths, readHubToken } from '../core/index.js';
 import { ensureHub, type LaunchOptions } from './hub-launcher.js';
 import type { EndpointSource, HubEndpoint } from './relay-session.js';
 
@@ -30,15 +28,4 @@ export function hubEndpointSource(serverId: string, launch: LaunchOptions): Endp
       current = undefined;
     },
   };
-}
-
-/** The hub token, or undefined when there is none (a hub started with --no-auth needs none). */
-export async function readHubToken(tokenFile: string): Promise<string | undefined> {
-  try {
-    const token = (await readFile(tokenFile, 'utf8')).trim();
-    return token === '' ? undefined : token;
-  } catch (err) {
-    if (errCode(err) === 'ENOENT') return undefined;
-    throw new Error(`cannot read the hub token ${tokenFile}: ${(err as Error).message}`);
-  }
 }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink, link } from 'node:fs/promises';
-import { errCode } from '../fs/err-code.js';
+import { errCode } from '../core/index.js';
 import { isAlive } from './hub-discovery.js';
 
 export interface LockOwner {

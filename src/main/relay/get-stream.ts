@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { discard, HttpCallError } from './hub-http.js';
 import { delay, deliverJsonText, isEventStream, pump, type ReaderContext } from './response-reader.js';
-import { SseParser } from './sse-parser.js';
+import { SseParser } from '../core/index.js';
 
 export interface GetStreamContext extends Omit<ReaderContext, 'resume'> {
   /** Opens the GET, with `Last-Event-ID` when resuming. */

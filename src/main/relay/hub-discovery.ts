@@ -4,7 +4,7 @@
  * hub that crashed leaves its file behind.
  */
 import { readFile } from 'node:fs/promises';
-import { errCode } from '../fs/err-code.js';
+import { errCode } from '../core/index.js';
 import { discard, httpCall } from './hub-http.js';
 
 export interface HubInfo {

@@ -7,9 +7,9 @@
  */
 import type { ServerConfig } from '../../../shared/config-schema.js';
 import { serversContract, type ServerError, type ServerStatus } from '../../../shared/api/servers-contract.js';
-import type { ServerRuntime } from '../hub/server-runtime.js';
+import type { ServerRuntime } from './server-runtime.js';
 import type { UpstreamClosed, UpstreamConnection } from '../upstream/upstream.js';
-import type { ApiRegistry } from './api-registry.js';
+import type { ApiRegistry } from '../api/api-registry.js';
 
 export interface StatusSources {
   servers(): Record<string, ServerConfig>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classify, idKey, progressTokenOf } from './json-rpc.js';
-import { parseEventId } from './sse-stream.js';
+import { parseEventId } from '../hub/sse-stream.js';
 
 describe('classify', () => {
   it.each([

@@ -7,9 +7,9 @@
  * the client never waits forever.
  */
 import type { IncomingMessage } from 'node:http';
-import { ErrorCode, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from '../../../shared/protocol.js';
-import { errorResponse, type JsonRpcId, type JsonRpcRequest } from '../hub/json-rpc.js';
-import type { Logger } from '../log/logger.js';
+import { ErrorCode, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from '../../shared/protocol.js';
+import { errorResponse, type JsonRpcId, type JsonRpcRequest } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import { discard, headerValue, httpCall, HttpCallError, readText } from './hub-http.js';
 import type { Outgoing } from './outgoing.js';
 import { delay, readPostResponse, responseId, type ReaderContext } from './response-reader.js';

@@ -4,10 +4,10 @@
  * requests came is resumed with `GET` + `Last-Event-ID`, after the server's `retry:` delay (P12).
  */
 import type { IncomingMessage } from 'node:http';
-import { idKey, type JsonRpcId } from '../hub/json-rpc.js';
-import type { Logger } from '../log/logger.js';
+import { idKey, type JsonRpcId } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import { headerValue, readText } from './hub-http.js';
-import { SseParser } from './sse-parser.js';
+import { SseParser } from '../core/index.js';
 
 export interface ReaderContext {
   logger: Logger;

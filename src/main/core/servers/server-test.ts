@@ -6,7 +6,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ServerTestResult } from '../../../shared/api/servers-contract.js';
-import { PATCHBAY_VERSION } from '../version.js';
+import { PATCHBAY_VERSION } from '../home/version.js';
 
 export interface ServerTestDeps {
   baseUrl: string;

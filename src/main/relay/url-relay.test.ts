@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OpenUrl } from '../oauth/openers.js';
+import type { OpenUrl } from '../core/index.js';
 import { relayOpener, serverIdFor, urlRelayConfig } from './url-relay.js';
 
 const dirs: string[] = [];

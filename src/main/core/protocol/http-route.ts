@@ -1,0 +1,12 @@
+/**
+ * A feature mounted on the hub's port under a path prefix (`/api`, `/ui`, `/oauth/callback`).
+ * Host and Origin are checked before any route runs; `auth: 'token'` also requires the hub token
+ * (or whatever the hub's `authorize` hook accepts, e.g. the UI's session cookie).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface HttpRoute {
+  prefix: string;
+  auth: 'token' | 'none';
+  handle(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): void | Promise<void>;
+}
