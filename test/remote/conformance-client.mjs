@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** @param {string} rel @returns {Promise<any>} */
 const load = (rel) => import(pathToFileURL(path.join(ROOT, 'dist', rel)).href);
-const { startEngine } = await load('main/core/engine.js');
+const { startEngine } = await load('main/core/engine/engine.js');
 const { followRedirectsOpener } = await load('main/core/oauth/openers.js');
 
 const serverUrl = process.argv[process.argv.length - 1] ?? '';

@@ -22,11 +22,12 @@ async function guarded<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-export function registerClientsApi(api: ApiRegistry, runtime: ClientsRuntime): void {
+/** `api` only for the `clients.written` event; registration is engine/register-api.ts's. */
+export function clientsHandlers(api: ApiRegistry, runtime: ClientsRuntime): Handlers<typeof clientsContract> {
   const { service, doctor } = runtime;
   const written = (client: ClientId, file: string, action: 'export' | 'rollback' | 'import' | 'fix'): void =>
     api.emit(clientsContract, 'clients.written', { client, file, action });
-  const handlers: Handlers<typeof clientsContract> = {
+  return {
     'clients.list': () => guarded(() => service.list()),
     'clients.previewExport': ({ client, ...request }) => guarded(() => service.previewExport(client, request)),
     'clients.export': ({ client, ...request }) =>
@@ -57,5 +58,4 @@ export function registerClientsApi(api: ApiRegistry, runtime: ClientsRuntime): v
         return outcome;
       }),
   };
-  api.register(clientsContract, handlers);
 }

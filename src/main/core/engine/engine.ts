@@ -1,34 +1,42 @@
 /**
  * The engine: everything Patchbay does, without a shell around it. The CLI's `serve`, the
  * desktop app and the tests all start it the same way. A newcomer starts reading here.
+ *
+ * What it puts together: the config and secret stores, the hub token, the configured servers
+ * (servers/server-registry.ts), the hub (hub/hub-server.ts) with its observers (the inspector's
+ * capture and the servers' live status, hub/observer.ts), OAuth for remote servers, client-config
+ * export, the API (registered in one place, register-api.ts) and the routes on the hub's port.
  */
 import { rm, writeFile } from 'node:fs/promises';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, isStdioServer, type PatchbayConfig, type ServerConfig } from '../../../shared/config-schema.js';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { ApiRegistry } from '../api/api-registry.js';
 import { apiRoute } from '../api/http-api.js';
+import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
 import { loadOrCreateHubToken } from '../home/hub-token.js';
+import { dataPaths, ensureDataDir } from '../home/paths.js';
+import { PATCHBAY_VERSION } from '../home/version.js';
 import { Hub } from '../hub/hub-server.js';
+import { composeObservers, type SessionObserver } from '../hub/observer.js';
 import type { Inspector } from '../inspector/inspector.js';
 import { startInspector } from '../inspector/start-inspector.js';
-import { ServerRuntime } from '../servers/server-runtime.js';
 import { createLogger } from '../log/logger.js';
-import { dataPaths, ensureDataDir } from '../home/paths.js';
+import { OAUTH_CALLBACK_PATH, oauthCallbackRoute } from '../oauth/callback-route.js';
+import { platformOpener, type OpenUrl } from '../oauth/openers.js';
+import { OAuthService } from '../oauth/oauth-service.js';
 import { FileSecretStore } from '../secrets/file-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { ServerRegistry } from '../servers/server-registry.js';
+import { ServerStatusTracker } from '../servers/server-status.js';
+import { defaultUiRoot } from '../ui/static-files.js';
+import { UiAuth } from '../ui/ui-auth.js';
+import { uiRoute } from '../ui/ui-route.js';
 import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 import { createRemoteFetch } from '../upstream/remote-fetch.js';
-import { OAUTH_CALLBACK_PATH, oauthCallbackRoute } from '../oauth/callback-route.js';
-import { registerOAuthApi } from '../oauth/oauth-api.js';
-import { registerClientsApi } from '../clients/clients-api.js';
-import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
-import { OAuthService } from '../oauth/oauth-service.js';
-import { platformOpener, type OpenUrl } from '../oauth/openers.js';
+import { registerApi } from './register-api.js';
 import type { StartAtLogin } from './settings-api.js';
-import { createUiAuth, wireUiFeatures, type UiFeatures } from '../ui/ui-features.js';
-import { PATCHBAY_VERSION } from '../home/version.js';
 
 export interface EngineOptions {
   dataDir: string;
@@ -67,7 +75,7 @@ export interface RunningEngine {
   /** Problems of the config file on disk, with JSON paths; empty when it is valid. */
   configProblems(): ReadonlyArray<{ path: string; message: string }>;
   hub: Hub;
-  /** The API every shell talks to (HTTP `/api`, Electron IPC); features register here. */
+  /** The API every shell talks to (HTTP `/api`, Electron IPC). */
   api: ApiRegistry;
   config: ConfigStore;
   secrets: SecretStore;
@@ -88,9 +96,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   for (const p of config.problems) log.error(`config ${configFile}: ${p.path}: ${p.message}`);
   const secrets = options.secrets ?? (await FileSecretStore.open(paths.secretsFile));
   const auth = options.auth !== false;
-  const token = auth ? await loadOrCreateHubToken(paths.tokenFile) : undefined;
+  let token = auth ? await loadOrCreateHubToken(paths.tokenFile) : undefined;
   const settings = config.get().hub ?? {};
   const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), secrets, token, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
+  const api = new ApiRegistry();
 
   // Remote servers: one proxy-aware fetch, and the OAuth client that owns every remote sign-in.
   const remoteFetch = createRemoteFetch();
@@ -106,18 +115,31 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     ...(options.oauthLoginWaitMs !== undefined ? { loginWaitMs: options.oauthLoginWaitMs } : {}),
   });
 
-  const runtimeDeps = {
-    remote: { fetch: remoteFetch, oauth },
-    resolveSecrets: async (server: ServerConfig, serverId: string) => inspection.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
-    childEnv: async (configured: Record<string, string> | undefined) =>
-      buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
-    logger: log,
-  };
-  let runtimes = buildRuntimes(config.get(), runtimeDeps);
+  const registry = new ServerRegistry(
+    config.get(),
+    {
+      remote: { fetch: remoteFetch, oauth },
+      resolveSecrets: async (server: ServerConfig, serverId: string) => inspection.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
+      childEnv: async (configured: Record<string, string> | undefined) =>
+        buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
+      logger: log,
+    },
+    log,
+  );
 
-  const uiAuth = createUiAuth();
-  // Filled once the hub listens; the hub's runtime lookup reads it per request.
-  const ui: { features?: UiFeatures } = {};
+  // The tracker observes the hub's sessions and counts them: it is only asked once the hub runs.
+  const status = new ServerStatusTracker(
+    {
+      servers: () => config.get().mcpServers,
+      sessionCounts: () => hub.sessionCounts(),
+      childCount: (id) => registry.get(id)?.childCount ?? 0,
+    },
+    api,
+  );
+  const observers: SessionObserver[] = [status];
+  if (inspection.observer) observers.push(inspection.observer);
+
+  const uiAuth = new UiAuth();
   const hub = new Hub({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? settings.port ?? DEFAULT_HUB_PORT,
@@ -132,9 +154,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     streamLimits: { maxEvents: 1000, maxBytes: 8 * 1024 * 1024 },
     version: PATCHBAY_VERSION,
     logger: log.child('hub'),
-    runtime: (id) => (ui.features ? ui.features.watch(runtimes.get(id)) : runtimes.get(id)),
-    authorize: uiAuth.authorize,
-    capture: inspection.hooks,
+    server: (id) => registry.get(id),
+    authorize: (req) => uiAuth.authorize(req),
+    observer: composeObservers(observers),
   });
   let port: number;
   try {
@@ -145,47 +167,23 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     throw err;
   }
   hubPort = port;
+  uiAuth.setPort(port);
   const url = `http://127.0.0.1:${port}`;
   const startedAt = new Date().toISOString();
   await writeFile(paths.discoveryFile, JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION }, null, 2) + '\n');
 
-  // A server whose entry changed is restarted: its sessions end (clients re-initialize on 404)
-  // and new ones use the new entry. Untouched servers keep their sessions.
-  const api = new ApiRegistry();
   const offChange = config.on('change', (next) => {
     api.emit(hubContract, 'config.changed', { problems: [] });
     inspection.configChanged(next);
-    const updated = buildRuntimes(next, runtimeDeps);
-    const old = runtimes;
-    for (const [id, runtime] of old) {
-      const replacement = updated.get(id);
-      if (replacement && JSON.stringify(replacement.config) === JSON.stringify(runtime.config)) {
-        updated.set(id, runtime);
-        continue;
-      }
-      log.info(`server '${id}' ${replacement ? 'changed' : 'was removed'}: closing its sessions`);
-      void hub.closeSessionsOf(id).then(() => runtime.close());
-    }
-    runtimes = updated;
+    registry.apply(next, (id) => hub.closeSessionsOf(id));
   });
   const offProblems = config.on('problems', (problems) => {
     for (const p of problems) log.error(`config ${configFile}: ${p.path}: ${p.message} (keeping the last good config)`);
     api.emit(hubContract, 'config.changed', { problems: problems.map(({ path, message }) => ({ path, message })) });
   });
 
-  const servers = (): ServerSummary[] => {
-    const sessionCounts = new Map<string, number>();
-    for (const s of hub.sessions.values()) sessionCounts.set(s.serverId, (sessionCounts.get(s.serverId) ?? 0) + 1);
-    return Object.entries(config.get().mcpServers).map(([id, server]) => ({
-      id,
-      url: `${url}/mcp/${encodeURIComponent(id)}`,
-      kind: isStdioServer(server) ? 'stdio' : 'remote',
-      disabled: server.disabled === true,
-      sessions: sessionCounts.get(id) ?? 0,
-      children: runtimes.get(id)?.childCount ?? 0,
-    }));
-  };
-  const status = (): HubStatus => ({
+  const servers = (): ServerSummary[] => registry.summaries(config.get(), url, hub.sessionCounts());
+  const hubStatus = (): HubStatus => ({
     version: PATCHBAY_VERSION,
     url,
     port,
@@ -195,21 +193,37 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     sessions: hub.sessions.size,
     startedAt,
   });
-  api.register(hubContract, { 'hub.status': status, 'servers.list': servers });
-  // The inspector's live stream first: the generic /api route would claim its path.
+  registerApi(api, {
+    hub: { status: hubStatus, servers },
+    servers: { config, baseUrl: url, status, token: () => token },
+    secrets: { secrets, config },
+    settings: {
+      config,
+      activePort: port,
+      activeOrigins: () => [...uiAuth.ownOrigins.slice(0, 2), ...(settings.allowedOrigins ?? [])],
+      auth,
+      tokenFile: paths.tokenFile,
+      configFile,
+      applyToken: (next) => {
+        token = next;
+        hub.setToken(next);
+        // A rotation is what one does after a leak: browser sessions made with the old token end too.
+        uiAuth.revokeAll();
+      },
+      loginPath: () => uiAuth.loginPath(),
+      ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
+    },
+    inspector: { inspector: inspection.inspector, hub, hubUrl: url, version: PATCHBAY_VERSION },
+    oauth,
+    clients: createClientsRuntime({ dataDir: options.dataDir, configFile, config, secrets, engine: { port, url }, ...(options.clients ?? {}) }),
+  });
+  status.start();
+
+  // Routes on the hub's port. The inspector's live stream first: the generic /api route would claim its path.
   hub.addRoute(inspection.route);
   hub.addRoute(apiRoute(api));
-  inspection.register(api, hub, url, PATCHBAY_VERSION);
-  registerOAuthApi(api, oauth);
   hub.addRoute(oauthCallbackRoute(oauth));
-  registerClientsApi(api, createClientsRuntime({ dataDir: options.dataDir, configFile, config, secrets, engine: { port, url }, ...(options.clients ?? {}) }));
-  ui.features = wireUiFeatures(uiAuth.auth, {
-    hub, api, config, secrets, url, port, token, tokenFile: paths.tokenFile, configFile,
-    extraOrigins: settings.allowedOrigins ?? [],
-    runtime: (id) => runtimes.get(id),
-    ...(options.uiRoot ? { uiRoot: options.uiRoot } : {}),
-    ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
-  });
+  hub.addRoute(uiRoute({ root: options.uiRoot ?? defaultUiRoot(), auth: uiAuth, token: () => token, tokenFile: paths.tokenFile }));
 
   let closing: Promise<void> | undefined;
   return {
@@ -223,16 +237,16 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     api,
     config,
     secrets,
-    uiLoginUrl: () => ui.features!.loginUrl(),
+    uiLoginUrl: () => (token === undefined ? `${url}/ui/` : `${url}${uiAuth.loginPath()}`),
     inspector: inspection.inspector,
     close: () => {
       closing ??= (async () => {
         offChange();
         offProblems();
-        ui.features?.close();
+        status.stop();
         await config.close();
         await hub.close();
-        await Promise.all([...runtimes.values()].map((r) => r.close()));
+        await registry.close();
         await inspection.close();
         oauth.close();
         await rm(paths.discoveryFile, { force: true });
@@ -240,13 +254,4 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       return closing;
     },
   };
-}
-
-function buildRuntimes(config: PatchbayConfig, deps: ConstructorParameters<typeof ServerRuntime>[2]): Map<string, ServerRuntime> {
-  const out = new Map<string, ServerRuntime>();
-  for (const [id, server] of Object.entries(config.mcpServers)) {
-    if (server.disabled) continue;
-    out.set(id, new ServerRuntime(id, server, deps));
-  }
-  return out;
 }

@@ -6,13 +6,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
-import type { CaptureHooks } from '../inspector/inspector.js';
 import type { Logger } from '../log/logger.js';
 import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
 import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { handleDelete, handleGet, handlePost, type EndpointContext } from './mcp-endpoint.js';
-import type { ServerRuntime } from '../servers/server-runtime.js';
+import type { SessionObserver } from './observer.js';
+import type { ServerPort } from './server-port.js';
 import { Session, type SessionHost } from './session.js';
 import type { StreamLimits } from './sse-stream.js';
 
@@ -32,15 +32,15 @@ export interface HubOptions {
   version: string;
   logger: Logger;
   /** The configured servers, by id; read per request so config reloads take effect at once. */
-  runtime(id: string): ServerRuntime | undefined;
+  server(id: string): ServerPort | undefined;
   routes?: HttpRoute[];
   /**
    * Extra ways a request may prove it is allowed in, besides the bearer token (the UI's cookie).
    * Called only when the bearer check failed.
    */
   authorize?(req: IncomingMessage): boolean;
-  /** The inspector: a capture tap for every session (absent: capture off). */
-  capture?: CaptureHooks;
+  /** Who watches sessions (the inspector, server status); see observer.ts. */
+  observer?: SessionObserver;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -143,8 +143,15 @@ export class Hub {
    * come from the config only (P28).
    */
   openDebugSession(serverId: string): Session | undefined {
-    const runtime = this.closed ? undefined : this.options.runtime(serverId);
-    return runtime ? new Session('', runtime.id, this.sessionHost(runtime, true)) : undefined;
+    const server = this.closed ? undefined : this.options.server(serverId);
+    return server ? new Session('', server.id, this.sessionHost(server, true)) : undefined;
+  }
+
+  /** Live sessions per server id (the one place they are counted). */
+  sessionCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const s of this.sessions.values()) counts.set(s.serverId, (counts.get(s.serverId) ?? 0) + 1);
+    return counts;
   }
 
   /** Ends the sessions of one server (it was removed or changed in the config). */
@@ -152,12 +159,13 @@ export class Hub {
     await Promise.all([...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()));
   }
 
-  private sessionHost(runtime: ServerRuntime, debug = false): SessionHost {
-    const capture = this.options.capture;
+  private sessionHost(server: ServerPort, debug = false): SessionHost {
+    const observer = this.options.observer;
     return {
-      ...(capture ? { openTap: (session: Session) => capture.openSession(session.serverId, runtime, debug) } : {}),
-      connect: () => runtime.connect(),
-      requestTimeoutMs: runtime.config.requestTimeoutMs ?? this.options.requestTimeoutMs,
+      watch: (session) =>
+        observer?.sessionOpened({ key: session, serverId: server.id, clientTransport: debug ? 'hub' : 'streamable-http', upstreamTransport: server.transportLabel, debug }),
+      connect: () => server.connect(),
+      requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
       streamLimits: this.options.streamLimits,
       maxRestarts: 3,
       restartWindowMs: 60_000,
@@ -247,7 +255,7 @@ export class Hub {
     } catch {
       return sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
     }
-    const runtime = id === '' || id.includes('/') ? undefined : this.options.runtime(id);
+    const runtime = id === '' || id.includes('/') ? undefined : this.options.server(id);
     if (!runtime) return sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: no server '${id}' is configured (or it is disabled)`, cors);
     const fail = (err: unknown): void => {
       this.options.logger.error(`request to '${id}' failed: ${(err as Error).message}`);

@@ -9,7 +9,8 @@ import { DEFAULT_PROTOCOL_VERSION, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from
 import { readBody } from '../protocol/body.js';
 import { accepts, sendError, sendJson } from '../protocol/http-util.js';
 import { classify, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
-import type { ServerRuntime } from '../servers/server-runtime.js';
+import { sseSink } from './http-sink.js';
+import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import { parseEventId } from './sse-stream.js';
 
@@ -17,7 +18,7 @@ export interface EndpointContext {
   sessions: Map<string, Session>;
   maxBodyBytes: number;
   maxSessions: number;
-  newSession(id: string, runtime: ServerRuntime): Session;
+  newSession(id: string, runtime: ServerPort): Session;
   version: string;
   /** True once the hub is shutting down: no session may be added then. */
   isClosed(): boolean;
@@ -37,7 +38,7 @@ function newSessionId(): string {
 }
 
 /** Finds the session a request names, answering 400 or 404 itself when there is none (P15). */
-function lookupSession(req: IncomingMessage, res: ServerResponse, ctx: EndpointContext, runtime: ServerRuntime, cors: Record<string, string>): Session | undefined {
+function lookupSession(req: IncomingMessage, res: ServerResponse, ctx: EndpointContext, runtime: ServerPort, cors: Record<string, string>): Session | undefined {
   const id = header(req, 'mcp-session-id');
   if (!id) {
     sendError(res, 400, ErrorCode.ServerError, 'Bad Request: Mcp-Session-Id header is required', cors);
@@ -59,7 +60,7 @@ function checkVersion(req: IncomingMessage, res: ServerResponse, cors: Record<st
   return false;
 }
 
-export async function handlePost(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, cors: Record<string, string>): Promise<void> {
+export async function handlePost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, cors: Record<string, string>): Promise<void> {
   const accept = header(req, 'accept');
   if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
     sendError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must include both application/json and text/event-stream', cors);
@@ -125,11 +126,11 @@ export async function handlePost(req: IncomingMessage, res: ServerResponse, runt
     res.end();
     return;
   }
-  const stream = session.openRequestStream(res, cors);
+  const stream = session.openRequestStream(sseSink(res), cors);
   await session.forward(typed, raws, stream, req);
 }
 
-async function initialize(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, request: JsonRpcRequest, raw: string, cors: Record<string, string>): Promise<void> {
+async function initialize(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, request: JsonRpcRequest, raw: string, cors: Record<string, string>): Promise<void> {
   const existing = header(req, 'mcp-session-id');
   if (existing && ctx.sessions.get(existing)?.state === 'live') {
     sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized', cors);
@@ -153,7 +154,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
 }
 
 /** Stateless servers (P19): a fresh child per request, initialized by the hub, stopped after. */
-async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, messages: JsonRpcMessage[], raw: string, cors: Record<string, string>): Promise<void> {
+async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raw: string, cors: Record<string, string>): Promise<void> {
   const session = ctx.newSession('', runtime);
   session.setInitializeRequest({
     jsonrpc: '2.0',
@@ -168,11 +169,11 @@ async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime:
     res.end();
     return;
   }
-  const stream = session.openRequestStream(res, cors);
+  const stream = session.openRequestStream(sseSink(res), cors);
   await session.forward(messages, messages.length === 1 ? [raw] : messages.map(() => undefined), stream, req);
 }
 
-export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, cors: Record<string, string>): void {
+export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, cors: Record<string, string>): void {
   if (runtime.stateless) {
     sendError(res, 405, ErrorCode.InvalidRequest, 'Method Not Allowed: this server is stateless', { ...cors, Allow: 'POST' });
     return;
@@ -186,15 +187,15 @@ export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: Se
   const lastEventId = header(req, 'last-event-id');
   if (lastEventId !== undefined) {
     const parsed = parseEventId(lastEventId);
-    if (!parsed || !session.resume(parsed.key, parsed.n, res, cors)) {
+    if (!parsed || !session.resume(parsed.key, parsed.n, sseSink(res), cors)) {
       sendError(res, 404, ErrorCode.InvalidRequest, `Last-Event-ID '${lastEventId}' is unknown or no longer stored for this session`, { ...cors, ...session.responseHeaders() });
     }
     return;
   }
-  session.attachGetStream(res, cors);
+  session.attachGetStream(sseSink(res), cors);
 }
 
-export async function handleDelete(req: IncomingMessage, res: ServerResponse, runtime: ServerRuntime, ctx: EndpointContext, cors: Record<string, string>): Promise<void> {
+export async function handleDelete(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, cors: Record<string, string>): Promise<void> {
   if (runtime.stateless) {
     sendError(res, 405, ErrorCode.InvalidRequest, 'Method Not Allowed: this server is stateless', { ...cors, Allow: 'POST' });
     return;

@@ -4,8 +4,8 @@
  * client went away before that, the completed stream is kept (a bounded number of them) so that
  * a reconnect with `Last-Event-ID` can still collect the answers.
  */
-import type { ServerResponse } from 'node:http';
 import { SseStream, type StreamLimits } from './sse-stream.js';
+import type { StreamSink } from './stream-sink.js';
 
 /** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
 const MAX_UNCLAIMED_STREAMS = 32;
@@ -23,27 +23,27 @@ export class SessionStreams {
     this.byKey.set('0', this.get);
   }
 
-  /** A new stream for a POST that carries requests, attached to its response. */
-  open(res: ServerResponse, headers: Record<string, string>, primingEvents: boolean): SseStream {
+  /** A new stream for a POST that carries requests, attached to its sink. */
+  open(sink: StreamSink, headers: Record<string, string>, primingEvents: boolean): SseStream {
     const stream = new SseStream(String(this.nextKey++), this.limits, () => {});
     this.byKey.set(stream.key, stream);
-    stream.attach(res, headers, primingEvents);
+    stream.attach(sink, headers, primingEvents);
     return stream;
   }
 
-  /** Attaches the GET stream to a new response (replacing an older one) and sends what waited. */
-  attachGet(res: ServerResponse, headers: Record<string, string>, primingEvents: boolean): void {
+  /** Attaches the GET stream to a new sink (replacing an older one) and sends what waited. */
+  attachGet(sink: StreamSink, headers: Record<string, string>, primingEvents: boolean): void {
     if (this.get.attached) this.get.end();
-    this.get.attach(res, headers, primingEvents);
+    this.get.attach(sink, headers, primingEvents);
     this.get.replayUnsent();
   }
 
   /** Resumes a stream after event `n` (P11). False when the stream is unknown or `n` was evicted. */
-  resume(key: string, n: number, res: ServerResponse, headers: Record<string, string>): boolean {
+  resume(key: string, n: number, sink: StreamSink, headers: Record<string, string>): boolean {
     const stream = this.byKey.get(key);
     if (!stream || !stream.canResumeFrom(n)) return false;
     if (stream.attached) stream.end();
-    stream.attach(res, headers, false);
+    stream.attach(sink, headers, false);
     stream.replayFrom(n);
     if (stream.done) this.finish(stream);
     return true;

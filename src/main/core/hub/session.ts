@@ -4,10 +4,8 @@
  * upstream message to exactly one of its SSE streams (P10), and turns upstream failure into JSON-RPC
  * errors on every pending request, never a hang.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
-import type { CaptureNote, SessionTap } from '../inspector/capture-tap.js';
-import type { UpstreamClosed, UpstreamConnection, UpstreamReinitialize } from '../upstream/upstream.js';
+import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from '../upstream/upstream.js';
 import {
   errorResponse,
   idKey,
@@ -19,8 +17,10 @@ import {
   type JsonRpcRequest,
 } from '../protocol/json-rpc.js';
 import { HubWaiters, type HubAnswer } from './hub-waiters.js';
+import type { ClientRequestInfo, HubNote, SessionWatch } from './observer.js';
 import { SessionStreams } from './session-streams.js';
 import type { SseStream, StreamLimits } from './sse-stream.js';
+import type { StreamSink } from './stream-sink.js';
 
 export type SessionState = 'live' | 'closed' | 'failed';
 
@@ -42,8 +42,8 @@ export interface SessionHost {
   /** Restarts allowed within `restartWindowMs` before the session is failed. */
   maxRestarts: number;
   restartWindowMs: number;
-  /** The inspector's tap for this session (undefined when capture is off). */
-  openTap?(session: Session): SessionTap | undefined;
+  /** What the observers want to hear of this session (undefined: nobody listens). */
+  watch(session: Session): SessionWatch | undefined;
 }
 
 function formatDuration(ms: number): string {
@@ -59,8 +59,8 @@ export class Session {
   protocolVersion: string | undefined;
   lastActivity = Date.now();
   readonly createdAt = Date.now();
-  /** Capture: O(1) calls that queue what crosses the session (see inspector/capture-tap.ts). */
-  readonly tap: SessionTap | undefined;
+  /** The observers' calls (observer.ts): O(1) each, on the proxy path. */
+  private readonly watch: SessionWatch | undefined;
 
   private upstream: UpstreamConnection | undefined;
   private connecting: Promise<UpstreamConnection> | undefined;
@@ -71,6 +71,8 @@ export class Session {
   private initializeRequest: JsonRpcRequest | undefined;
   private restarts: number[] = [];
   private replayCounter = 0;
+  /** The current upstream connection has sent a message (for upstreamAnswered / upstreamClosed). */
+  private upstreamAnswered = false;
   /** Hub-originated requests (initialize, replayed initialize, replay) waiting for the server's answer. */
   private readonly waiters = new HubWaiters();
 
@@ -80,7 +82,7 @@ export class Session {
     private readonly host: SessionHost,
   ) {
     this.streams = new SessionStreams(host.streamLimits);
-    this.tap = host.openTap?.(this);
+    this.watch = host.watch(this);
   }
 
   /** Headers every response of this session carries (P14, P21). */
@@ -107,19 +109,19 @@ export class Session {
    * Sends the client's `initialize` upstream and resolves with the server's answer. The caller
    * answers the HTTP request with it (as JSON, so the session id header rides on it).
    */
-  async initialize(request: JsonRpcRequest, raw: string | undefined, req?: IncomingMessage): Promise<{ message: JsonRpcMessage; ok: boolean }> {
+  async initialize(request: JsonRpcRequest, raw: string | undefined, http?: ClientRequestInfo): Promise<{ message: JsonRpcMessage; ok: boolean }> {
     this.initializeRequest = request;
-    this.tap?.fromClient(request, raw, req, 200);
+    this.watch?.fromClient?.(request, raw, http, 200);
     try {
       const upstream = await this.ensureUpstream(false);
       const { message, local } = await this.ask(upstream, request, raw);
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (result && typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
-      this.tap?.toClient(message, undefined, local ? 'upstream-closed' : undefined);
+      this.watch?.toClient?.(message, undefined, local ? 'upstream-closed' : undefined);
       return { message, ok: result !== undefined };
     } catch (err) {
       const message = errorResponse(request.id, ErrorCode.InternalError, (err as Error).message, { server: this.serverId });
-      this.tap?.toClient(message, undefined, 'upstream-closed');
+      this.watch?.toClient?.(message, undefined, 'upstream-closed');
       return { message, ok: false };
     }
   }
@@ -151,23 +153,24 @@ export class Session {
   }
 
   /** Sends a hub-originated request and waits for its answer (or the upstream's death). */
-  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: CaptureNote): Promise<HubAnswer> {
+  private ask(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: HubNote): Promise<HubAnswer> {
     const answer = this.waiters.wait(request.id);
-    this.tap?.toServer(request, raw, note);
+    this.watch?.toServer?.(request, raw, note);
     upstream.send(request, raw);
     return answer;
   }
 
-  /** Opens a stream for a POST that carries requests, and forwards the POST's messages. */
-  openRequestStream(res: ServerResponse, extraHeaders: Record<string, string>): SseStream {
-    return this.streams.open(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
+  /** Opens the stream a POST that carries requests is answered on. */
+  openRequestStream(sink: StreamSink, extraHeaders: Record<string, string>): SseStream {
+    return this.streams.open(sink, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
   }
 
   /** Forwards messages of one POST. Requests are answered on `stream`. */
-  async forward(messages: JsonRpcMessage[], raws: Array<string | undefined>, stream: SseStream | undefined, req?: IncomingMessage): Promise<void> {
+  async forward(messages: JsonRpcMessage[], raws: Array<string | undefined>, stream: SseStream | undefined, http?: ClientRequestInfo): Promise<void> {
     this.lastActivity = Date.now();
     const now = Date.now();
-    if (this.tap) for (let i = 0; i < messages.length; i++) this.tap.fromClient(messages[i]!, raws[i], req, stream ? 200 : 202);
+    const watch = this.watch;
+    if (watch?.fromClient) for (let i = 0; i < messages.length; i++) watch.fromClient(messages[i]!, raws[i], http, stream ? 200 : 202);
     for (const m of messages) {
       if (isRequest(m) && stream) {
         const entry: PendingRequest = {
@@ -196,21 +199,21 @@ export class Session {
       return;
     }
     for (let i = 0; i < messages.length; i++) {
-      this.tap?.toServer(messages[i]!, raws[i]);
+      watch?.toServer?.(messages[i]!, raws[i], undefined);
       upstream.send(messages[i]!, raws[i]);
     }
   }
 
   /** Attaches the standalone GET stream (P10), replacing an older connection of it. */
-  attachGetStream(res: ServerResponse, extraHeaders: Record<string, string>): void {
+  attachGetStream(sink: StreamSink, extraHeaders: Record<string, string>): void {
     this.lastActivity = Date.now();
     // Messages that arrived while no GET stream was open were kept for it, and go out now.
-    this.streams.attachGet(res, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
+    this.streams.attachGet(sink, { ...extraHeaders, ...this.responseHeaders() }, this.usesPrimingEvents);
   }
 
   /** Resumes a stream after `Last-Event-ID` (P11). False when the id is unknown or evicted. */
-  resume(key: string, n: number, res: ServerResponse, extraHeaders: Record<string, string>): boolean {
-    if (!this.streams.resume(key, n, res, { ...extraHeaders, ...this.responseHeaders() })) return false;
+  resume(key: string, n: number, sink: StreamSink, extraHeaders: Record<string, string>): boolean {
+    if (!this.streams.resume(key, n, sink, { ...extraHeaders, ...this.responseHeaders() })) return false;
     this.lastActivity = Date.now();
     return true;
   }
@@ -230,7 +233,7 @@ export class Session {
       if (p.deadline > now) continue;
       const limit = formatDuration(this.host.requestTimeoutMs);
       const cancel: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${limit} in patchbay` } };
-      if (this.upstream) this.tap?.toServer(cancel, undefined, 'timeout');
+      if (this.upstream) this.watch?.toServer?.(cancel, undefined, 'timeout');
       this.upstream?.send(cancel);
       this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`), undefined, 'timeout');
     }
@@ -241,7 +244,7 @@ export class Session {
     this.state = reason;
     this.failure = failure;
     this.failAll(failure ?? `session closed`, {}, 'session-closed');
-    this.tap?.ended(reason === 'failed' ? 'failed' : 'closed', failure);
+    this.watch?.ended?.(reason === 'failed' ? 'failed' : 'closed', failure);
     this.streams.endAll();
     this.host.ended(this);
     const upstream = this.upstream;
@@ -253,18 +256,20 @@ export class Session {
     if (this.upstream && !this.upstream.closed) return this.upstream;
     if (this.connecting) return this.connecting;
     this.connecting = (async () => {
-      const upstream = await this.host.connect(this);
-      upstream.onmessage = (m, raw) => this.fromUpstream(m, raw);
-      upstream.onlocalreply = (m, raw) => this.localReply(m, raw);
-      upstream.onclose = (info) => this.upstreamClosed(upstream, info);
-      const tap = this.tap;
-      if (tap) {
-        tap.upstreamOpened();
-        upstream.onstderr = (line) => tap.stderr(line);
-        upstream.onhttp = (info) => tap.upstreamHttp(info);
-        upstream.onreinitialize = (step) => this.reinitialized(tap, step);
-        upstream.ontransport = (transport) => tap.upstreamTransport(transport);
+      let upstream: UpstreamConnection;
+      try {
+        upstream = await this.host.connect(this);
+      } catch (err) {
+        this.watch?.upstreamFailed?.((err as Error).message);
+        throw err;
       }
+      this.upstreamAnswered = false;
+      upstream.onmessage = (m, raw, local) => (local ? this.localReply(m, raw) : this.fromUpstream(m, raw));
+      upstream.onclose = (info) => this.upstreamClosed(upstream, info);
+      // Events are wired only when someone observes them: building an HTTP exchange's record
+      // copies and masks its headers.
+      if (this.watch?.upstreamEvent) upstream.onevent = (event) => this.upstreamEvent(event);
+      this.watch?.upstreamOpened?.();
       if (replay && this.initializeRequest) await this.replayInitialize(upstream);
       this.upstream = upstream;
       return upstream;
@@ -282,24 +287,31 @@ export class Session {
     const { message: answer } = await this.ask(upstream, { ...this.initializeRequest!, id }, undefined, 'replay-initialize');
     if ('error' in answer && answer.error) throw new Error(`server '${this.serverId}' refused the replayed initialize: ${answer.error.message}`);
     const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
-    this.tap?.toServer(initialized, undefined, 'replay-initialize');
+    this.watch?.toServer?.(initialized, undefined, 'replay-initialize');
     upstream.send(initialized);
   }
 
   /**
-   * A remote upstream re-initialized a lost upstream session on its own link (it must, see
-   * RemoteUpstream.replayInitialize): captured as this session's replay above is, the server's
-   * answer kept from the client, and the new upstream session counted as a restart.
+   * Events of the upstream connection, for observers. A remote upstream re-initializes a lost
+   * upstream session on its own link (it must, see RemoteUpstream.replayInitialize): that is told
+   * as this session's replay above is, the server's answer kept from the client, and the new
+   * upstream session counted as a restart.
    */
-  private reinitialized(tap: SessionTap, step: UpstreamReinitialize): void {
-    if (step.step === 'sent') tap.toServer(step.message, undefined, 'replay-initialize');
-    else if (step.step === 'answered') tap.fromServer(step.message, step.raw);
-    else tap.upstreamOpened();
+  private upstreamEvent(event: UpstreamEvent): void {
+    const watch = this.watch!;
+    if (event.type !== 'reinitialize') watch.upstreamEvent?.(event);
+    else if (event.step === 'sent') watch.toServer?.(event.message, undefined, 'replay-initialize');
+    else if (event.step === 'answered') watch.fromServer?.(event.message, event.raw);
+    else watch.upstreamOpened?.();
   }
 
   private fromUpstream(message: JsonRpcMessage, raw: string): void {
     this.lastActivity = Date.now();
-    this.tap?.fromServer(message, raw);
+    if (!this.upstreamAnswered) {
+      this.upstreamAnswered = true;
+      this.watch?.upstreamAnswered?.();
+    }
+    this.watch?.fromServer?.(message, raw);
     if (!('method' in message)) {
       if (this.waiters.settle(message, false)) return;
       const key = idKey(message.id ?? '');
@@ -332,7 +344,7 @@ export class Session {
    */
   private routeServerMessage(message: JsonRpcMessage, raw: string): void {
     const json = raw.includes('\n') ? JSON.stringify(message) : raw;
-    this.tap?.toClient(message, json);
+    this.watch?.toClient?.(message, json, undefined);
     if ('method' in message && message.method === 'notifications/progress') {
       const token = (message.params as { progressToken?: JsonRpcId } | undefined)?.progressToken;
       const p = token === undefined ? undefined : this.progress.get(idKey(token));
@@ -353,11 +365,11 @@ export class Session {
   }
 
   /** `note`: the hub answers itself (a timeout, a failure) instead of the server. */
-  private answer(key: string, p: PendingRequest, message: JsonRpcMessage, raw?: string, note?: CaptureNote): void {
+  private answer(key: string, p: PendingRequest, message: JsonRpcMessage, raw?: string, note?: HubNote): void {
     this.pending.delete(key);
     if (p.progressKey) this.progress.delete(p.progressKey);
     const json = raw !== undefined && !raw.includes('\n') ? raw : JSON.stringify(message);
-    this.tap?.toClient(message, json, note);
+    this.watch?.toClient?.(message, json, note);
     p.stream.push(json);
     p.stream.pending--;
     if (p.stream.pending === 0) this.streams.complete(p.stream);
@@ -377,7 +389,7 @@ export class Session {
 
   private upstreamClosed(upstream: UpstreamConnection, info: UpstreamClosed): void {
     if (this.upstream === upstream) this.upstream = undefined;
-    this.tap?.upstreamClosed(info);
+    this.watch?.upstreamClosed?.(info, this.upstreamAnswered);
     const data: Record<string, unknown> = { server: this.serverId };
     if (info.exitCode !== undefined) data.exitCode = info.exitCode;
     if (info.signal) data.signal = info.signal;
@@ -392,7 +404,7 @@ export class Session {
     }
   }
 
-  private failAll(message: string, data: Record<string, unknown>, note: CaptureNote): void {
+  private failAll(message: string, data: Record<string, unknown>, note: HubNote): void {
     for (const [key, p] of [...this.pending]) {
       this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, message, Object.keys(data).length ? data : undefined), undefined, note);
     }

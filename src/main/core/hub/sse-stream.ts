@@ -6,8 +6,11 @@
  *
  * Event ids are `<streamKey>-<n>`: unique within the session and tied to their stream, so a
  * resumption replays only that stream (never another's messages).
+ *
+ * What a stream is written to is a StreamSink: the endpoint gives an HTTP response as one
+ * (http-sink.ts); the stream itself knows nothing of HTTP.
  */
-import type { ServerResponse } from 'node:http';
+import type { StreamSink } from './stream-sink.js';
 
 export interface StreamLimits {
   /** Most events kept for replay, per stream. */
@@ -27,7 +30,7 @@ export class SseStream {
   /** True once every response went out: the stream ends when it is (or next gets) attached. */
   done = false;
   lastWrite = 0;
-  private res: ServerResponse | undefined;
+  private sink: StreamSink | undefined;
   private events: StoredEvent[] = [];
   private bytes = 0;
   private next = 1;
@@ -43,29 +46,22 @@ export class SseStream {
   ) {}
 
   get attached(): boolean {
-    return this.res !== undefined;
+    return this.sink !== undefined;
   }
 
   /**
-   * Writes SSE headers at once (a client must not wait for the first event to see them, P10) and
-   * makes this response the stream's sink. `headers` are the session's response headers.
+   * Makes `sink` the stream's output and opens it at once (a client must not wait for the first
+   * event to see the headers, P10). `headers` are the session's response headers.
    */
-  attach(res: ServerResponse, headers: Record<string, string>, primingEvent: boolean): void {
-    this.res = res;
-    res.writeHead(200, {
-      ...headers,
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      // Reverse proxies (nginx) must not buffer a stream.
-      'X-Accel-Buffering': 'no',
-    });
-    res.flushHeaders();
+  attach(sink: StreamSink, headers: Record<string, string>, primingEvent: boolean): void {
+    this.sink = sink;
+    sink.open(headers);
+    this.lastWrite = Date.now();
     // A priming event (id, empty data) lets a 2025-11-25 client resume even before any message.
-    if (primingEvent) this.rawWrite(`id: ${this.key}-0\ndata: \n\n`);
-    res.once('close', () => {
-      if (this.res !== res) return;
-      this.res = undefined;
+    if (primingEvent) sink.prime(`${this.key}-0`);
+    sink.onClose(() => {
+      if (this.sink !== sink) return;
+      this.sink = undefined;
       this.onDetached(this);
     });
   }
@@ -74,7 +70,7 @@ export class SseStream {
   push(json: string): void {
     const n = this.next++;
     this.remember(n, json);
-    if (this.res) this.writeEvent(n, json);
+    if (this.sink) this.writeEvent(n, json);
   }
 
   /** Replays events after event number `after` (a client's `Last-Event-ID`). */
@@ -97,10 +93,10 @@ export class SseStream {
    * open one keeps them, since a newer connection (or a resumption) takes over.
    */
   end(): void {
-    const res = this.res;
-    if (!res) return;
-    this.res = undefined;
-    res.end();
+    const sink = this.sink;
+    if (!sink) return;
+    this.sink = undefined;
+    sink.end();
     if (this.done) {
       this.events = [];
       this.bytes = 0;
@@ -109,7 +105,10 @@ export class SseStream {
 
   /** Writes an SSE comment so idle connections and proxies stay up (P13). */
   keepAlive(now: number, idleMs: number): void {
-    if (this.res && now - this.lastWrite >= idleMs) this.rawWrite(': keepalive\n\n');
+    if (this.sink && now - this.lastWrite >= idleMs) {
+      this.lastWrite = now;
+      this.sink.keepAlive();
+    }
   }
 
   private remember(n: number, data: string): void {
@@ -124,17 +123,9 @@ export class SseStream {
 
   private writeEvent(n: number, json: string): void {
     if (n > this.sentUpTo) this.sentUpTo = n;
-    this.rawWrite(frame(this.key, n, json));
-  }
-
-  private rawWrite(text: string): void {
     this.lastWrite = Date.now();
-    this.res!.write(text);
+    this.sink!.message(`${this.key}-${n}`, json);
   }
-}
-
-function frame(key: string, n: number, json: string): string {
-  return `id: ${key}-${n}\nevent: message\ndata: ${json}\n\n`;
 }
 
 /** Splits a `Last-Event-ID` into its stream key and event number, or undefined when malformed. */

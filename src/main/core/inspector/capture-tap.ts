@@ -11,41 +11,15 @@
  * and later one event, for both legs. Anything else (a note, another text, a batch, an item
  * already drained) is queued as an item of its own.
  */
-import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
+import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
-import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
+import type { UpstreamClosed, UpstreamEvent, UpstreamHttpExchange } from '../upstream/upstream.js';
 import type { SessionRecord } from './session-record.js';
 
-/**
- * Why the hub itself wrote a message: `timeout` (request deadline), `upstream-closed` and
- * `session-closed` (errors answered on the server's behalf), `replay-initialize` (re-initializing
- * a restarted child), `replay` (the inspector's replay of a captured request).
- */
-export type CaptureNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay';
-
-/** What session.ts calls. Every method only queues. */
-export interface SessionTap {
-  /** The inspector's id of the session (not its Mcp-Session-Id). */
-  readonly sessionId: string;
-  /** A message from the client, on the client leg. `req` is the HTTP request it came in. */
-  fromClient(message: JsonRpcMessage, raw: string | undefined, req?: IncomingMessage, status?: number): void;
-  /** A message to the client on the client leg; `note` when the hub wrote it itself. */
-  toClient(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void;
-  /** A message sent to the server on the upstream leg; `note` when the hub wrote it itself. */
-  toServer(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void;
-  /** A message from the server on the upstream leg. */
-  fromServer(message: JsonRpcMessage, raw: string): void;
-  stderr(line: string): void;
-  upstreamOpened(): void;
-  upstreamClosed(info: UpstreamClosed): void;
-  /** HTTP details of an upstream exchange (remote upstreams). */
-  upstreamHttp(info: UpstreamHttpExchange): void;
-  /** The transport a remote upstream settled on (it may differ from the configured one). */
-  upstreamTransport(transport: string): void;
-  ended(state: 'closed' | 'failed', failure: string | undefined): void;
-}
+/** Why the hub itself wrote a message (the observer port's HubNote). */
+export type CaptureNote = HubNote;
 
 export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'ended';
 
@@ -61,7 +35,7 @@ export class TapItem {
     readonly message: JsonRpcMessage | undefined = undefined,
     readonly raw: string | undefined = undefined,
     readonly note: CaptureNote | undefined = undefined,
-    readonly req: IncomingMessage | undefined = undefined,
+    readonly req: ClientRequestInfo | undefined = undefined,
     readonly status: number | undefined = undefined,
     /** stderr line, or the failure text of `ended`. */
     readonly text: string | undefined = undefined,
@@ -160,8 +134,11 @@ export interface SessionCaptureInfo {
   debug: boolean;
 }
 
-/** A session's tap: the handle session.ts holds. */
-export class SessionCapture implements SessionTap {
+/**
+ * A session's capture: the inspector's watch of one session (hub/observer.ts). Every method only
+ * queues (O(1)); the inspector's drain does the rest.
+ */
+export class SessionCapture implements SessionWatch {
   /** Items of this session dropped because the queue was full. */
   dropped = 0;
   /**
@@ -179,21 +156,22 @@ export class SessionCapture implements SessionTap {
     queue.push(new TapItem('opened', this, performance.now()), true);
   }
 
+  /** The inspector's id of the session (not its Mcp-Session-Id). */
   get sessionId(): string {
     return this.info.id;
   }
 
-  fromClient(message: JsonRpcMessage, raw: string | undefined, req?: IncomingMessage, status?: number): void {
-    const item = new TapItem('message', this, performance.now(), 'client', true, message, raw, undefined, req, status);
+  fromClient(message: JsonRpcMessage, raw: string | undefined, http: ClientRequestInfo | undefined, status: number | undefined): void {
+    const item = new TapItem('message', this, performance.now(), 'client', true, message, raw, undefined, http, status);
     this.lastIn = this.queue.push(item) ? item : undefined;
   }
 
-  toClient(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void {
+  toClient(message: JsonRpcMessage, raw: string | undefined, note: CaptureNote | undefined): void {
     if (note === undefined && this.passedOn(message, raw, false)) return;
     this.queue.push(new TapItem('message', this, performance.now(), 'client', false, message, raw, note));
   }
 
-  toServer(message: JsonRpcMessage, raw: string | undefined, note?: CaptureNote): void {
+  toServer(message: JsonRpcMessage, raw: string | undefined, note: CaptureNote | undefined): void {
     if (note === undefined && this.passedOn(message, raw, true)) return;
     this.queue.push(new TapItem('message', this, performance.now(), 'upstream', true, message, raw, note));
   }
@@ -212,10 +190,6 @@ export class SessionCapture implements SessionTap {
     return true;
   }
 
-  stderr(line: string): void {
-    this.queue.push(new TapItem('stderr', this, performance.now(), 'upstream', false, undefined, undefined, undefined, undefined, undefined, line));
-  }
-
   upstreamOpened(): void {
     this.queue.push(new TapItem('upstream-open', this, performance.now(), 'upstream'), true);
   }
@@ -224,12 +198,12 @@ export class SessionCapture implements SessionTap {
     this.queue.push(new TapItem('upstream-closed', this, performance.now(), 'upstream', false, undefined, undefined, undefined, undefined, undefined, undefined, info), true);
   }
 
-  upstreamHttp(info: UpstreamHttpExchange): void {
-    this.queue.push(new TapItem('upstream-http', this, performance.now(), 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, info));
-  }
-
-  upstreamTransport(transport: string): void {
-    this.queue.push(new TapItem('upstream-transport', this, performance.now(), 'upstream', false, undefined, undefined, undefined, undefined, undefined, transport), true);
+  upstreamEvent(event: UpstreamEvent): void {
+    const t = performance.now();
+    if (event.type === 'stderr') this.queue.push(new TapItem('stderr', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.line));
+    else if (event.type === 'http') this.queue.push(new TapItem('upstream-http', this, t, 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, event.exchange));
+    else if (event.type === 'transport') this.queue.push(new TapItem('upstream-transport', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.transport), true);
+    // A re-initialization reaches the capture as messages and upstreamOpened (the session sees to it).
   }
 
   ended(state: 'closed' | 'failed', failure: string | undefined): void {

@@ -6,8 +6,8 @@
  * (an index loop over strings): walking the `headers` object by name cost several times more, and
  * this runs for every request a client sends.
  */
-import type { IncomingMessage } from 'node:http';
 import type { CaptureHttp } from '../../../shared/api/inspector-contract.js';
+import type { ClientRequestInfo } from '../hub/observer.js';
 import type { Redactor } from './redactor.js';
 import { httpRef, type HttpRef } from './stored-event.js';
 
@@ -27,7 +27,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-export function clientHttp(memo: HttpMemo | undefined, req: IncomingMessage, status: number | undefined, redactor: Redactor): HttpMemo {
+export function clientHttp(memo: HttpMemo | undefined, req: ClientRequestInfo, status: number | undefined, redactor: Redactor): HttpMemo {
   if (memo && memo.redactorVersion === redactor.version && memo.status === status && memo.method === req.method && memo.url === req.url && sameList(memo.rawHeaders, req.rawHeaders)) return memo;
   const http: CaptureHttp = { method: req.method ?? 'POST', url: redactor.redact(req.url ?? ''), headers: redactor.redactHeaders(req.headers) };
   if (status !== undefined) http.status = status;

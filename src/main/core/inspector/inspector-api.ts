@@ -1,6 +1,6 @@
 /** The inspector's API handlers (src/shared/api/inspector-contract.ts), registered with the engine's registry. */
-import { inspectorContract } from '../../../shared/api/inspector-contract.js';
-import type { ApiRegistry } from '../api/api-registry.js';
+import type { inspectorContract } from '../../../shared/api/inspector-contract.js';
+import type { Handlers } from '../api/api-registry.js';
 import type { Hub } from '../hub/hub-server.js';
 import { sessionHar, sessionJsonl } from './export-formats.js';
 import { listHistoryFiles } from './history-read.js';
@@ -19,10 +19,10 @@ function fileStem(server: string, session: string): string {
   return `patchbay-${server.replace(/[^A-Za-z0-9_.-]/g, '_')}-${session}`;
 }
 
-export function registerInspectorApi(api: ApiRegistry, deps: InspectorApiDeps): InspectorQueries {
+export function inspectorHandlers(deps: InspectorApiDeps): Handlers<typeof inspectorContract> {
   const { inspector } = deps;
   const queries = new InspectorQueries(inspector);
-  api.register(inspectorContract, {
+  return {
     'inspector.status': async () => {
       // Queued items are processed in batches: take them in first, so the cursor is current.
       inspector.flush();
@@ -68,6 +68,5 @@ export function registerInspectorApi(api: ApiRegistry, deps: InspectorApiDeps): 
       return { fileName: `${stem}.har`, mediaType: 'application/json', content: sessionHar(summary, exchanges, events, deps.hubUrl, deps.version) };
     },
     'inspector.replay': (input) => replayExchange({ inspector, queries, hub: deps.hub, version: deps.version }, input),
-  });
-  return queries;
+  };
 }

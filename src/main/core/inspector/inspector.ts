@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { CaptureHttp, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
-import type { ServerRuntime } from '../servers/server-runtime.js';
 import type { Logger } from '../log/logger.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
-import { CaptureQueue, SessionCapture, type SessionTap, type TapItem } from './capture-tap.js';
+import type { ObservedSession, SessionObserver } from '../hub/observer.js';
+import { CaptureQueue, SessionCapture, type TapItem } from './capture-tap.js';
 import { writeMessage } from './event-line.js';
 import type { PairingInput } from './exchange-tracker.js';
 import { clientHttp } from './http-capture.js';
@@ -30,11 +30,6 @@ export interface InspectorOptions {
   dataDir: string;
   limits: InspectorLimits;
   logger: Logger;
-}
-
-/** What the hub asks of the inspector: a tap for each session it opens (undefined: capture off). */
-export interface CaptureHooks {
-  openSession(serverId: string, runtime: ServerRuntime, debug: boolean): SessionTap | undefined;
 }
 
 /** Work per drain before yielding to the event loop, so proxying never waits long behind capture. */
@@ -69,14 +64,8 @@ function epochMs(t: number): number {
 /** performance.timeOrigin is a getter into the runtime: read it once. */
 const TIME_ORIGIN = performance.timeOrigin;
 
-function upstreamTransport(runtime: ServerRuntime): string {
-  const c = runtime.config as Record<string, unknown>;
-  if (runtime.kind === 'stdio') return runtime.stateless ? 'stdio-stateless' : c.shared === true ? 'stdio-shared' : 'stdio';
-  const t = c.transport ?? c.type;
-  return t === 'sse' ? 'sse' : t === 'streamable-http' || t === 'http' || t === 'streamableHttp' ? 'streamable-http' : 'http';
-}
-
-export class Inspector implements CaptureHooks {
+/** The inspector observes every session the hub opens (hub/observer.ts) and captures it. */
+export class Inspector implements SessionObserver {
   readonly redactor = new Redactor();
   readonly memory: MemoryStore;
   readonly stats = new ServerStatsBook();
@@ -91,6 +80,8 @@ export class Inspector implements CaptureHooks {
   private readonly first: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
   private readonly second: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
   private closed = false;
+  /** Captures by the hub's session key (for replay, which opens a session and reports its id). */
+  private readonly captures = new WeakMap<object, SessionCapture>();
 
   private constructor(
     readonly limits: InspectorLimits,
@@ -136,10 +127,17 @@ export class Inspector implements CaptureHooks {
     return this.seq;
   }
 
-  openSession(serverId: string, runtime: ServerRuntime, debug: boolean): SessionTap | undefined {
+  sessionOpened(session: ObservedSession): SessionCapture | undefined {
     if (!this.limits.enabled || this.closed) return undefined;
     const id = randomBytes(8).toString('hex');
-    return new SessionCapture({ id, serverId, clientTransport: debug ? 'hub' : 'streamable-http', upstreamTransport: upstreamTransport(runtime), debug }, this.queue);
+    const capture = new SessionCapture({ id, serverId: session.serverId, clientTransport: session.clientTransport, upstreamTransport: session.upstreamTransport, debug: session.debug }, this.queue);
+    this.captures.set(session.key, capture);
+    return capture;
+  }
+
+  /** The inspector's id of a hub session (its ObservedSession key), if it was captured. */
+  captureIdOf(key: object): string | undefined {
+    return this.captures.get(key)?.sessionId;
   }
 
   /** Listens to every event as it is stored (in seq order). */

@@ -77,7 +77,7 @@ export async function replayExchange(deps: ReplayDeps, input: { session: string;
     await session.close();
   }
   const status: ExchangeStatus = error !== undefined ? (/did not answer/.test(error) ? 'timeout' : 'orphaned') : response && 'error' in response && response.error ? 'error' : 'ok';
-  const result: ReplayResult = { original, replay: { session: session.tap?.sessionId ?? '', request, status, latencyMs } };
+  const result: ReplayResult = { original, replay: { session: deps.inspector.captureIdOf(session) ?? '', request, status, latencyMs } };
   if (response !== undefined) {
     const redacted = deps.inspector.redactor.redactJson(JSON.stringify(response));
     result.replay.response = redacted.valid ? (JSON.parse(redacted.text) as unknown) : redacted.text;

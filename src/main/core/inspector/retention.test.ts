@@ -3,14 +3,14 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerRuntime } from '../servers/server-runtime.js';
 import { createLogger } from '../log/logger.js';
 import type { SessionCapture } from './capture-tap.js';
 import { historyFileName, listHistoryFiles, loadSessionIndex } from './history-read.js';
 import { Inspector } from './inspector.js';
 import { inspectorLimits, type InspectorLimits } from './settings.js';
 
-const runtime = { kind: 'stdio', stateless: false, config: { command: 'x' } } as unknown as ServerRuntime;
+/** What the hub tells its observers when it opens a session of a stdio server. */
+const opened = (serverId: string) => ({ key: {}, serverId, clientTransport: 'streamable-http', upstreamTransport: 'stdio', debug: false });
 const KiB = 1024;
 const MiB = 1024 * KiB;
 let dir: string | undefined;
@@ -36,13 +36,13 @@ const limits: Partial<InspectorLimits> = {
 describe('inspector retention', () => {
   it('holds every memory and disk cap under 100k messages, and history survives a reopen', async () => {
     const inspector = await open(limits);
-    const taps = Array.from({ length: 8 }, (_, i) => inspector.openSession(`srv${i % 2}`, runtime, false) as SessionCapture);
+    const taps = Array.from({ length: 8 }, (_, i) => inspector.sessionOpened(opened(`srv${i % 2}`)) as SessionCapture);
     const padding = 'x'.repeat(100);
     for (let n = 0; n < 100_000; n += 2) {
       const tap = taps[(n / 2) % taps.length]!;
       const request = `{"jsonrpc":"2.0","id":${n},"method":"tools/call","params":{"name":"echo","arguments":{"text":"${padding}"}}}`;
       const response = `{"jsonrpc":"2.0","id":${n},"result":{"content":[{"type":"text","text":"${padding}"}]}}`;
-      tap.toServer(JSON.parse(request), request);
+      tap.toServer(JSON.parse(request), request, undefined);
       tap.fromServer(JSON.parse(response), response);
       // A drain's worth at a time (the queue is drained on setImmediate in the engine).
       if (n % 200 === 0) {
@@ -98,8 +98,8 @@ describe('inspector retention', () => {
 
   it('marks sessions cut off by a stop as closed, with the reason', async () => {
     const inspector = await open({});
-    const tap = inspector.openSession('srv', runtime, false)!;
-    tap.fromClient({ jsonrpc: '2.0', id: 1, method: 'ping' }, undefined);
+    const tap = inspector.sessionOpened(opened('srv'))!;
+    tap.fromClient({ jsonrpc: '2.0', id: 1, method: 'ping' }, undefined, undefined, undefined);
     inspector.flush();
     await inspector.writer!.settled();
     const index = await loadSessionIndex(inspector.historyDir);

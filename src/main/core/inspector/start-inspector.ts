@@ -1,16 +1,14 @@
 /**
  * The inspector as the engine wires it: open it (history, cursor), keep its redactor's secrets
  * current (the hub token, every secret-store value, the values each server's config marks
- * secret), and hand the engine what it mounts: the hub's capture hooks, the live route, the API.
+ * secret), and hand the engine what it mounts: the hub's observer, the live route.
  */
 import type { PatchbayConfig, ServerConfig } from '../../../shared/config-schema.js';
-import type { ApiRegistry } from '../api/api-registry.js';
-import type { Hub } from '../hub/hub-server.js';
+import type { SessionObserver } from '../hub/observer.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { addLogScrubber, type Logger } from '../log/logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { registerInspectorApi } from './inspector-api.js';
-import { Inspector, type CaptureHooks } from './inspector.js';
+import { Inspector } from './inspector.js';
 import { inspectorLiveRoute } from './live-route.js';
 import { configuredSecretValues, type SecretValue } from './redactor.js';
 import { inspectorLimits } from './settings.js';
@@ -30,13 +28,12 @@ export interface InspectorStartOptions {
 
 export interface InspectorWiring {
   inspector: Inspector;
-  /** For the hub's `capture` option; undefined when capture is off. */
-  hooks: CaptureHooks | undefined;
+  /** Observes the hub's sessions (hub/observer.ts); undefined when capture is off. */
+  observer: SessionObserver | undefined;
   /** `/api/inspector/live`: mount before the generic `/api` route. */
   route: HttpRoute;
   /** Wraps a server's secret resolution: its secret values are known before its process starts. */
   learnServer<T extends ServerConfig>(serverId: string, configured: ServerConfig, resolved: T): T;
-  register(api: ApiRegistry, hub: Hub, hubUrl: string, version: string): void;
   configChanged(config: PatchbayConfig): void;
   close(): Promise<void>;
 }
@@ -72,14 +69,11 @@ export async function startInspector(options: InspectorStartOptions): Promise<In
 
   return {
     inspector,
-    hooks: inspector.enabled ? inspector : undefined,
+    observer: inspector.enabled ? inspector : undefined,
     route: inspectorLiveRoute(inspector),
     learnServer: (serverId, configured, resolved) => {
       redactor.setSource(`server:${serverId}`, configuredSecretValues(serverId, configured, resolved, redactor));
       return resolved;
-    },
-    register: (api, hub, hubUrl, version) => {
-      registerInspectorApi(api, { inspector, hub, hubUrl, version });
     },
     configChanged: applyConfig,
     close: async () => {

@@ -1,6 +1,6 @@
 /** The OAuth part of the engine's API (src/shared/api/oauth-contract.ts), served by the service. */
-import { oauthContract } from '../../../shared/api/oauth-contract.js';
-import { ApiError, type ApiRegistry } from '../api/api-registry.js';
+import type { oauthContract } from '../../../shared/api/oauth-contract.js';
+import { ApiError, type Handlers } from '../api/api-registry.js';
 import { OAuthServiceError, type OAuthService } from './oauth-service.js';
 
 async function mapped<T>(task: () => Promise<T>): Promise<T> {
@@ -12,10 +12,10 @@ async function mapped<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-export function registerOAuthApi(api: ApiRegistry, service: OAuthService): void {
-  api.register(oauthContract, {
+export function oauthHandlers(service: OAuthService): Handlers<typeof oauthContract> {
+  return {
     'oauth.status': ({ server }) => mapped(() => service.status(server)),
     'oauth.signIn': ({ server }) => mapped(() => service.signIn(server)),
     'oauth.signOut': ({ server }) => mapped(() => service.signOut(server)),
-  });
+  };
 }

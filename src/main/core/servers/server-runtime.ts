@@ -4,6 +4,7 @@
  * shared child for `shared: true`. Commands come from the config only, never from a request (P28).
  */
 import { isStdioServer, type RemoteServerConfig, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
+import type { ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import { createRemoteUpstream, type RemoteConnectDeps } from '../upstream/remote-connect.js';
 import { SharedUpstream } from '../upstream/shared-upstream.js';
@@ -23,7 +24,7 @@ export interface ServerRuntimeDeps {
   remote?: Omit<RemoteConnectDeps, 'logger'>;
 }
 
-export class ServerRuntime {
+export class ServerRuntime implements ServerPort {
   /** Children started over the runtime's life, for stats and tests. */
   spawned = 0;
   private spare: StdioUpstream | undefined;
@@ -46,6 +47,18 @@ export class ServerRuntime {
 
   get stateless(): boolean {
     return isStdioServer(this.config) && config(this.config).stateless === true;
+  }
+
+  get requestTimeoutMs(): number | undefined {
+    return this.config.requestTimeoutMs;
+  }
+
+  /** How the hub reaches the server as configured (a remote on `auto` may still fall back to SSE). */
+  get transportLabel(): string {
+    if (isStdioServer(this.config)) return this.stateless ? 'stdio-stateless' : this.config.shared === true ? 'stdio-shared' : 'stdio';
+    const c = this.config as Record<string, unknown>;
+    const t = c.transport ?? c.type;
+    return t === 'sse' ? 'sse' : t === 'streamable-http' || t === 'http' || t === 'streamableHttp' ? 'streamable-http' : 'http';
   }
 
   /** Children running now (spare and shared child included). */

@@ -1,21 +1,19 @@
 /**
  * Live status per configured server for the UI: sessions and children (sampled), and the last
- * error with where it happened. Errors are observed at the runtime's edge — a `connect()` that
- * throws (missing secret, spawn failure) or a connection that dies unasked (`onclose`) — so the
- * hub's hot path is untouched: only the first upstream message of a connection is tapped.
- * Changes are published as `servers.status` events.
+ * error with where it happened, learned as an observer of sessions (see sessionOpened). Changes
+ * are published as `servers.status` events.
  */
 import type { ServerConfig } from '../../../shared/config-schema.js';
 import { serversContract, type ServerError, type ServerStatus } from '../../../shared/api/servers-contract.js';
-import type { ServerRuntime } from './server-runtime.js';
-import type { UpstreamClosed, UpstreamConnection } from '../upstream/upstream.js';
 import type { ApiRegistry } from '../api/api-registry.js';
+import type { ObservedSession, SessionObserver, SessionWatch } from '../hub/observer.js';
 
 export interface StatusSources {
   servers(): Record<string, ServerConfig>;
   /** Live downstream sessions per server id. */
   sessionCounts(): Map<string, number>;
-  runtime(id: string): ServerRuntime | undefined;
+  /** Children running now for a server (0 when it is not running). */
+  childCount(id: string): number;
 }
 
 interface Health {
@@ -23,10 +21,9 @@ interface Health {
   lastOkAt?: string;
 }
 
-export class ServerStatusTracker {
+export class ServerStatusTracker implements SessionObserver {
   private readonly health = new Map<string, Health>();
   private readonly last = new Map<string, string>();
-  private readonly watched = new WeakSet<ServerRuntime>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -48,8 +45,7 @@ export class ServerStatusTracker {
   status(id: string): ServerStatus {
     const config = this.sources.servers()[id];
     const sessions = this.sources.sessionCounts().get(id) ?? 0;
-    const runtime = config && !config.disabled ? this.sources.runtime(id) : undefined;
-    const children = runtime?.childCount ?? 0;
+    const children = config && !config.disabled ? this.sources.childCount(id) : 0;
     const h = this.health.get(id) ?? {};
     const failing = h.lastError !== undefined && (h.lastOkAt === undefined || h.lastError.at >= h.lastOkAt);
     const state = !config || config.disabled ? 'disabled' : failing ? 'error' : sessions > 0 || children > 0 ? 'running' : 'idle';
@@ -83,27 +79,18 @@ export class ServerStatusTracker {
     this.publish(id);
   }
 
-  /** Returns the runtime with its connections observed (once per runtime object). */
-  watch(runtime: ServerRuntime | undefined): ServerRuntime | undefined {
-    if (!runtime || this.watched.has(runtime)) return runtime;
-    this.watched.add(runtime);
-    const connect = runtime.connect.bind(runtime);
-    const id = runtime.id;
-    runtime.connect = async () => {
-      let conn: UpstreamConnection;
-      try {
-        conn = await connect();
-      } catch (err) {
-        this.recordError(id, 'start', (err as Error).message);
-        throw err;
-      }
-      tapConnection(conn, {
-        firstMessage: () => this.recordOk(id),
-        closed: (info, answered) => this.recordError(id, answered ? 'exit' : 'start', info.message),
-      });
-      return conn;
+  /**
+   * The observer port (hub/observer.ts): errors are seen at the session's upstream edge — a
+   * connection that cannot open (missing secret, spawn failure) or dies unasked — and health at
+   * a connection's first answer. Nothing per message: the watch implements no traffic calls.
+   */
+  sessionOpened(session: ObservedSession): SessionWatch {
+    const id = session.serverId;
+    return {
+      upstreamFailed: (message) => this.recordError(id, 'start', message),
+      upstreamAnswered: () => this.recordOk(id),
+      upstreamClosed: (info, answered) => this.recordError(id, answered ? 'exit' : 'start', info.message),
     };
-    return runtime;
   }
 
   publishChanges(): void {
@@ -121,46 +108,4 @@ export class ServerStatusTracker {
     this.last.set(id, key);
     this.api.emit(serversContract, 'servers.status', status);
   }
-}
-
-/**
- * Chains onto a connection's `onmessage` (first message only, then the session's handler is put
- * back untouched) and `onclose` (an unexpected end), whatever the session assigns later.
- */
-function tapConnection(
-  conn: UpstreamConnection,
-  taps: { firstMessage(): void; closed(info: UpstreamClosed, answered: boolean): void },
-): void {
-  let answered = false;
-  let onmessage = conn.onmessage;
-  let onclose = conn.onclose;
-  const firstMessage: NonNullable<UpstreamConnection['onmessage']> = (message, raw) => {
-    if (!answered) {
-      answered = true;
-      // Hand the property back as a plain value: later messages skip this wrapper entirely.
-      Object.defineProperty(conn, 'onmessage', { value: onmessage, writable: true, configurable: true, enumerable: true });
-      taps.firstMessage();
-    }
-    onmessage?.(message, raw);
-  };
-  const closed: NonNullable<UpstreamConnection['onclose']> = (info) => {
-    taps.closed(info, answered);
-    onclose?.(info);
-  };
-  Object.defineProperty(conn, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => firstMessage,
-    set: (fn: UpstreamConnection['onmessage']) => {
-      onmessage = fn;
-    },
-  });
-  Object.defineProperty(conn, 'onclose', {
-    configurable: true,
-    enumerable: true,
-    get: () => closed,
-    set: (fn: UpstreamConnection['onclose']) => {
-      onclose = fn;
-    },
-  });
 }

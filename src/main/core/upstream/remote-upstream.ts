@@ -19,7 +19,7 @@ import { InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol
 import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { Logger } from '../log/logger.js';
 import { isUpstreamAuthError } from './upstream-auth-errors.js';
-import type { UpstreamClosed, UpstreamConnection, UpstreamHttpExchange, UpstreamReinitialize } from './upstream.js';
+import type { UpstreamConnection } from './upstream.js';
 import { exchangeOf } from './remote-exchange.js';
 import { displayUrl, httpStatusOf, rpcErrorFor } from './remote-errors.js';
 import type { RemoteFetch } from './remote-fetch.js';
@@ -70,18 +70,10 @@ function isInitialize(m: JsonRpcMessage): m is JsonRpcRequest {
 }
 
 export class RemoteUpstream implements UpstreamConnection {
-  onmessage: ((message: JsonRpcMessage, raw: string) => void) | undefined;
-  /** The errors this connection writes itself (see fail): the server sent nothing. */
-  onlocalreply: ((message: JsonRpcMessage, raw: string) => void) | undefined;
-  /** Never fired: a remote that fails is reported per request, and the session stays usable. */
-  onclose: ((info: UpstreamClosed) => void) | undefined;
-  onstderr: ((line: string) => void) | undefined;
-  /** Set while the inspector captures: each HTTP exchange with the server (credentials masked). */
-  onhttp: ((info: UpstreamHttpExchange) => void) | undefined;
-  /** Set while the inspector captures: the replayed initialize of a re-initialization (P17). */
-  onreinitialize: ((step: UpstreamReinitialize) => void) | undefined;
-  /** Set while the inspector captures: the transport that answered initialize. */
-  ontransport: ((transport: 'streamable-http' | 'sse') => void) | undefined;
+  onmessage: UpstreamConnection['onmessage'];
+  onclose: UpstreamConnection['onclose'];
+  /** Each HTTP exchange (credentials masked), the settled transport, a re-initialization (P17). */
+  onevent: UpstreamConnection['onevent'];
 
   private isClosed = false;
   private readonly url: URL;
@@ -280,7 +272,7 @@ export class RemoteUpstream implements UpstreamConnection {
    * Re-initializes a new upstream session with the client's own `initialize` (P17). It stays here,
    * not in the session (which replays for stdio): it must run on the new link before the message
    * that found the session gone is retried there, and only this class knows links. What it sends
-   * and hears is reported through `onreinitialize`, so the session captures it as its own replay.
+   * and hears is reported as `reinitialize` events, so the session captures it as its own replay.
    */
   private async replayInitialize(link: RemoteLink): Promise<void> {
     const id = `${REINIT_PREFIX}${++this.reinitCounter}`;
@@ -297,24 +289,24 @@ export class RemoteUpstream implements UpstreamConnection {
         clearTimeout(timer);
         resolve(m);
       });
-      this.onreinitialize?.({ step: 'sent', message: request });
+      this.onevent?.({ type: 'reinitialize', step: 'sent', message: request });
       link.send(request as JSONRPCMessage).catch((err: unknown) => {
         clearTimeout(timer);
         this.internal.delete(idKey(id));
         reject(err instanceof Error ? err : new Error(String(err)));
       });
     });
-    this.onreinitialize?.({ step: 'answered', message: answer, raw: JSON.stringify(answer) });
+    this.onevent?.({ type: 'reinitialize', step: 'answered', message: answer, raw: JSON.stringify(answer) });
     const error = (answer as { error?: { message?: string } }).error;
     if (error) throw new Error(`refused the replayed initialize: ${error.message ?? 'no message'}`);
     // A restart counts once the server took the initialize: while it is down, every message tries
     // (and fails) to re-initialize, and those attempts opened nothing.
-    this.onreinitialize?.({ step: 'opened' });
+    this.onevent?.({ type: 'reinitialize', step: 'opened' });
     const version = (answer as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
     if (typeof version === 'string') link.setProtocolVersion(version);
     if (!this.initializedSent) return;
     const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
-    this.onreinitialize?.({ step: 'sent', message: initialized });
+    this.onevent?.({ type: 'reinitialize', step: 'sent', message: initialized });
     await link.send(initialized as JSONRPCMessage);
   }
 
@@ -345,7 +337,7 @@ export class RemoteUpstream implements UpstreamConnection {
     const first = !this.initialized;
     this.kind = link.kind;
     this.initialized = true;
-    if (first) this.ontransport?.(link.kind);
+    if (first) this.onevent?.({ type: 'transport', transport: link.kind });
   }
 
   /**
@@ -408,18 +400,17 @@ export class RemoteUpstream implements UpstreamConnection {
       return res;
     } finally {
       standalone?.();
-      this.onhttp?.(exchangeOf(url, init, res, Object.keys(this.opts.headers)));
+      // Only built when someone listens: it copies and masks every header.
+      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(url, init, res, Object.keys(this.opts.headers)) });
     }
   }
 
   private reply(message: JsonRpcMessage): void {
-    this.onmessage?.(message, JSON.stringify(message));
+    this.onmessage?.(message, JSON.stringify(message), false);
   }
 
   /** An answer written here, not by the server: the same text, told apart for the inspector. */
   private replyLocally(message: JsonRpcMessage): void {
-    const raw = JSON.stringify(message);
-    if (this.onlocalreply) this.onlocalreply(message, raw);
-    else this.onmessage?.(message, raw);
+    this.onmessage?.(message, JSON.stringify(message), true);
   }
 }

@@ -74,8 +74,8 @@ export class SharedUpstream {
       child.onmessage = (m, raw) => this.fromChild(m, raw);
       child.onclose = (info) => this.childClosed(child, info);
       // The one child's log belongs to every session that shares it.
-      child.onstderr = (line) => {
-        for (const link of this.links) link.onstderr?.(line);
+      child.onevent = (event) => {
+        for (const link of this.links) link.onevent?.(event);
       };
       return child;
     });
@@ -226,7 +226,7 @@ function rewrite(message: JsonRpcRequest, id: number): JsonRpcRequest {
 export class SharedLink implements UpstreamConnection {
   onmessage: UpstreamConnection['onmessage'];
   onclose: UpstreamConnection['onclose'];
-  onstderr: UpstreamConnection['onstderr'];
+  onevent: UpstreamConnection['onevent'];
   private isClosed = false;
 
   constructor(private readonly shared: SharedUpstream) {}
@@ -243,7 +243,7 @@ export class SharedLink implements UpstreamConnection {
   }
 
   deliver(message: JsonRpcMessage, raw: string): void {
-    if (!this.isClosed) this.onmessage?.(message, raw);
+    if (!this.isClosed) this.onmessage?.(message, raw, false);
   }
 
   lost(info: UpstreamClosed): void {

@@ -33,7 +33,7 @@ const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
 export class StdioUpstream implements UpstreamConnection {
   onmessage: UpstreamConnection['onmessage'];
   onclose: UpstreamConnection['onclose'];
-  onstderr: UpstreamConnection['onstderr'];
+  onevent: UpstreamConnection['onevent'];
 
   private readonly child: ChildProcess;
   private readonly log: Logger;
@@ -115,7 +115,7 @@ export class StdioUpstream implements UpstreamConnection {
       this.log.warn('skipped a line on stdout that is not a JSON-RPC message', { line: text.slice(0, 200) });
       return;
     }
-    this.onmessage?.(value as JsonRpcMessage, text);
+    this.onmessage?.(value as JsonRpcMessage, text, false);
   }
 
   private handleStderr(line: string): void {
@@ -123,7 +123,7 @@ export class StdioUpstream implements UpstreamConnection {
     this.log.info(line);
     this.stderrTail.push(line);
     if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
-    this.onstderr?.(line);
+    this.onevent?.({ type: 'stderr', line });
   }
 
   private finish(code: number | null, signal: NodeJS.Signals | null): void {

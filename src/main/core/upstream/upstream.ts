@@ -2,6 +2,8 @@
  * An upstream connection carries JSON-RPC messages to one MCP server and back. It is the hub's
  * equivalent of the SDK's `Transport`, minus everything the hub does not need: messages arrive
  * already parsed, with their raw text when the hub can forward it without re-serializing.
+ *
+ * One owner (a session) sets the three callbacks; nothing else touches them.
  */
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 
@@ -13,7 +15,7 @@ export interface UpstreamClosed {
   stderrTail?: string;
 }
 
-/** HTTP details of one request to a remote upstream, reported for the inspector (redacted there). */
+/** HTTP details of one request to a remote upstream (credentials already masked). */
 export interface UpstreamHttpExchange {
   method: string;
   url: string;
@@ -25,40 +27,41 @@ export interface UpstreamHttpExchange {
 }
 
 /**
- * What a remote upstream exchanges with the server on its own when it re-initializes a lost
- * upstream session (P17): the replayed `initialize` and `notifications/initialized` it sends, the
- * server's answer to that initialize (which goes no further), and `opened` once the server took
- * it (a new upstream session: a restart).
+ * What a connection reports besides messages, for observers (the inspector, server status):
+ * - `stderr`: a line the server wrote to stderr (its log);
+ * - `http`: one HTTP exchange with a remote server;
+ * - `transport`: the transport a remote settled on once it answered initialize (with
+ *   `transport: auto` it may have fallen back to HTTP+SSE);
+ * - `reinitialize`: what a remote connection exchanges on its own when it re-initializes a lost
+ *   upstream session (P17): the replayed `initialize` and `notifications/initialized` it sends
+ *   (`sent`), the server's answer to that initialize, which goes no further (`answered`), and
+ *   `opened` once the server took it (a new upstream session: a restart).
  */
-export type UpstreamReinitialize =
-  | { step: 'sent'; message: JsonRpcMessage }
-  | { step: 'answered'; message: JsonRpcMessage; raw: string }
-  | { step: 'opened' };
+export type UpstreamEvent =
+  | { type: 'stderr'; line: string }
+  | { type: 'http'; exchange: UpstreamHttpExchange }
+  | { type: 'transport'; transport: 'streamable-http' | 'sse' }
+  | { type: 'reinitialize'; step: 'sent'; message: JsonRpcMessage }
+  | { type: 'reinitialize'; step: 'answered'; message: JsonRpcMessage; raw: string }
+  | { type: 'reinitialize'; step: 'opened' };
 
 export interface UpstreamConnection {
   /** `raw` is the message's JSON text on one line when the caller already has it. */
   send(message: JsonRpcMessage, raw?: string): void;
-  /** `raw` is the JSON text the server sent, suitable to forward as is. */
-  onmessage: ((message: JsonRpcMessage, raw: string) => void) | undefined;
   /**
-   * An answer the connection wrote itself, for a request the server will not answer (a remote's
-   * response stream closed unanswered, the server unreachable): nothing crossed the wire. Goes to
-   * `onmessage` when unset. Stdio upstreams do not use it (their failures close the connection).
+   * A message for the session. `raw` is the JSON text to forward as is. `local` marks an answer
+   * the connection wrote itself for a request the server will not answer (a remote's response
+   * stream closed unanswered, the server unreachable): nothing crossed the wire.
    */
-  onlocalreply?: ((message: JsonRpcMessage, raw: string) => void) | undefined;
-  /** Fired once, when the connection ends for any reason other than close(). */
+  onmessage: ((message: JsonRpcMessage, raw: string, local: boolean) => void) | undefined;
+  /**
+   * Fired once, when the connection ends by itself (not through close()): a stdio child exited,
+   * or the child a shared connection belongs to did. Remote connections never end by themselves:
+   * a remote failure is reported per request (a `local` answer) and the next request reconnects.
+   */
   onclose: ((info: UpstreamClosed) => void) | undefined;
-  /** Lines the server wrote to stderr (its log). */
-  onstderr: ((line: string) => void) | undefined;
-  /** Set by a session while capture is on: remote upstreams report each HTTP exchange here. */
-  onhttp?: ((info: UpstreamHttpExchange) => void) | undefined;
-  /** Set by a session while capture is on: remote upstreams report a re-initialization here. */
-  onreinitialize?: ((step: UpstreamReinitialize) => void) | undefined;
-  /**
-   * Set by a session while capture is on: the transport a remote upstream settled on once the
-   * server answered initialize (with `transport: auto` it may have fallen back to HTTP+SSE).
-   */
-  ontransport?: ((transport: 'streamable-http' | 'sse') => void) | undefined;
+  /** Everything else worth observing (see UpstreamEvent); may stay unset. */
+  onevent: ((event: UpstreamEvent) => void) | undefined;
   readonly closed: boolean;
   close(): Promise<void>;
 }

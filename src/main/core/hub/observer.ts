@@ -1,0 +1,114 @@
+/**
+ * The observer port: how anything that watches traffic (the inspector's capture, the servers'
+ * live status) learns what crosses the hub, without the hub knowing who listens and without
+ * anyone rewiring the hub's objects. The hub calls `sessionOpened` for every session it opens;
+ * each observer answers with a watch (the calls it wants for that session) or undefined. The
+ * session calls its watch as messages and upstream events go by.
+ *
+ * Every method is optional: an observer implements only what it needs, and the hub composes the
+ * watches so that a call nobody wants costs nothing (see composeWatches). Per-message calls must
+ * do O(1) work: they run on the proxy path.
+ */
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
+
+/**
+ * Why the hub itself wrote a message: `timeout` (request deadline), `upstream-closed` and
+ * `session-closed` (errors answered on the server's behalf), `replay-initialize` (re-initializing
+ * a restarted upstream), `replay` (the inspector's replay of a captured request).
+ */
+export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay';
+
+/**
+ * The HTTP request a client message came in, as observers may read it. A node:http
+ * IncomingMessage is one; the session passes it through without looking at it.
+ */
+export interface ClientRequestInfo {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The header lines as received, names and values alternating (cheap to compare). */
+  readonly rawHeaders: readonly string[];
+}
+
+/** What an observer is told about a session when the hub opens it. */
+export interface ObservedSession {
+  /** The same object for the session's whole life (a key for WeakMaps). */
+  readonly key: object;
+  readonly serverId: string;
+  /** How the client reaches the hub: `streamable-http`, or `hub` for a session the hub opened itself. */
+  readonly clientTransport: string;
+  /** How the hub reaches the server, as configured (`stdio`, `stdio-shared`, `streamable-http`, `sse`, …). */
+  readonly upstreamTransport: string;
+  /** A session the hub opened for itself (the inspector's replay): no client behind it. */
+  readonly debug: boolean;
+}
+
+/** The calls a session makes to its observers. All optional. */
+export interface SessionWatch {
+  /** A message from the client; `http` is the request it came in, `status` the HTTP status answered. */
+  fromClient?(message: JsonRpcMessage, raw: string | undefined, http: ClientRequestInfo | undefined, status: number | undefined): void;
+  /** A message to the client; `note` when the hub wrote it itself. */
+  toClient?(message: JsonRpcMessage, raw: string | undefined, note: HubNote | undefined): void;
+  /** A message sent to the server; `note` when the hub wrote it itself. */
+  toServer?(message: JsonRpcMessage, raw: string | undefined, note: HubNote | undefined): void;
+  /** A message from the server. */
+  fromServer?(message: JsonRpcMessage, raw: string): void;
+  /** A new upstream connection is in use (the first, or one that replaced a dead one). */
+  upstreamOpened?(): void;
+  /** An upstream connection could not be opened (a missing secret, a spawn failure). */
+  upstreamFailed?(message: string): void;
+  /** The current upstream connection sent its first message. */
+  upstreamAnswered?(): void;
+  /** The upstream connection ended by itself; `answered`: it had sent a message before. */
+  upstreamClosed?(info: UpstreamClosed, answered: boolean): void;
+  /** Stderr lines, HTTP exchanges, transport, re-initialization (see UpstreamEvent). */
+  upstreamEvent?(event: UpstreamEvent): void;
+  /** The session ended. */
+  ended?(state: 'closed' | 'failed', failure: string | undefined): void;
+}
+
+export interface SessionObserver {
+  sessionOpened(session: ObservedSession): SessionWatch | undefined;
+}
+
+const WATCH_METHODS = [
+  'fromClient',
+  'toClient',
+  'toServer',
+  'fromServer',
+  'upstreamOpened',
+  'upstreamFailed',
+  'upstreamAnswered',
+  'upstreamClosed',
+  'upstreamEvent',
+  'ended',
+] as const satisfies ReadonlyArray<keyof SessionWatch>;
+
+type AnyMethod = (...args: unknown[]) => void;
+
+/**
+ * One watch for several: each method is the only implementer's own (bound, no wrapper) when one
+ * watch has it, a loop when several do, and absent when none does — so the session's optional
+ * call (`watch.fromClient?.(…)`) costs nothing for what nobody observes.
+ */
+export function composeWatches(watches: ReadonlyArray<SessionWatch | undefined>): SessionWatch | undefined {
+  const present = watches.filter((w): w is SessionWatch => w !== undefined);
+  if (present.length <= 1) return present[0];
+  const out: Record<string, AnyMethod> = {};
+  for (const name of WATCH_METHODS) {
+    const impls = present.filter((w) => typeof w[name] === 'function').map((w) => (w[name] as AnyMethod).bind(w));
+    if (impls.length === 1) out[name] = impls[0]!;
+    else if (impls.length > 1)
+      out[name] = (...args: unknown[]) => {
+        for (const impl of impls) impl(...args);
+      };
+  }
+  return out as SessionWatch;
+}
+
+/** Several observers as one: every observer is asked, and the answers are composed. */
+export function composeObservers(observers: ReadonlyArray<SessionObserver>): SessionObserver {
+  if (observers.length === 1) return observers[0]!;
+  return { sessionOpened: (session) => composeWatches(observers.map((o) => o.sessionOpened(session))) };
+}

@@ -1,0 +1,19 @@
+/**
+ * Where a session's stream goes: what SseStream writes to. The endpoint's HTTP responses are
+ * one kind (http-sink.ts: SSE framing on a node:http response); a session the hub drives itself
+ * could have another. Messages arrive as JSON text on one line, with the event id the client
+ * resumes from.
+ */
+export interface StreamSink {
+  /** Starts the stream with the session's response headers; must reach the client at once (P10). */
+  open(headers: Record<string, string>): void;
+  /** One JSON-RPC message (its JSON text, one line) as event `eventId`. */
+  message(eventId: string, json: string): void;
+  /** A priming event: an id and no message, so a client can resume before any message (P9). */
+  prime(eventId: string): void;
+  /** Keeps an idle stream (and the proxies on its way) alive (P13). */
+  keepAlive(): void;
+  end(): void;
+  /** Called once when the consumer goes away (the HTTP connection closed). */
+  onClose(listener: () => void): void;
+}
