@@ -12,21 +12,22 @@ import path from 'node:path';
 
 /** Each core folder and the core folders it may import (besides itself). Keep it acyclic. */
 export const CORE_LAYERS = {
-  protocol: [],
+  lib: [],
+  protocol: ['lib'],
   log: [],
   fs: [],
   home: ['fs', 'log'],
   secrets: ['fs', 'log'],
-  api: ['protocol', 'log'],
+  api: ['lib', 'protocol', 'log'],
   config: ['fs', 'log', 'secrets'],
-  upstream: ['protocol', 'log', 'fs'],
-  hub: ['protocol', 'log', 'upstream'],
+  upstream: ['lib', 'protocol', 'log', 'fs'],
+  hub: ['lib', 'protocol', 'log', 'upstream'],
   oauth: ['protocol', 'log', 'fs', 'secrets', 'config', 'api', 'upstream'],
   servers: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream', 'hub'],
-  inspector: ['protocol', 'log', 'fs', 'secrets', 'api', 'upstream', 'hub'],
+  inspector: ['lib', 'protocol', 'log', 'fs', 'secrets', 'api', 'upstream', 'hub'],
   clients: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream'],
   ui: ['protocol', 'log', 'fs', 'home', 'api'],
-  engine: ['protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'oauth', 'servers', 'inspector', 'clients', 'ui'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'oauth', 'servers', 'inspector', 'clients', 'ui'],
 };
 
 /** Shell folders, and the faces each may import. */

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ApiEvent, ApiResult, CallDef, CallName, CallOutput, Contract, EventDef, EventName, EventPayload } from '../../../shared/api/contract.js';
+import { Ring } from '../lib/ring.js';
 import { createLogger } from '../log/logger.js';
 
 const log = createLogger('api');
@@ -32,10 +33,12 @@ export class ApiRegistry {
   private readonly calls = new Map<string, { def: CallDef; handler: AnyHandler }>();
   private readonly events = new Map<string, EventDef>();
   private readonly listeners = new Set<(event: ApiEvent) => void>();
-  private readonly backlog: ApiEvent[] = [];
+  private readonly backlog: Ring<ApiEvent>;
   private cursor = 0;
 
-  constructor(private readonly backlogSize = 2000) {}
+  constructor(backlogSize = 2000) {
+    this.backlog = new Ring<ApiEvent>(backlogSize);
+  }
 
   /** Registers a feature's part of the contract with its handlers. */
   register<C extends Contract>(contract: C, handlers: Handlers<C>): void {
@@ -81,7 +84,6 @@ export class ApiRegistry {
   emit<C extends Contract, K extends EventName<C>>(_contract: C, channel: K, payload: EventPayload<C, K>): void {
     const event: ApiEvent = { channel, cursor: ++this.cursor, payload } as ApiEvent;
     this.backlog.push(event);
-    if (this.backlog.length > this.backlogSize) this.backlog.shift();
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -98,7 +100,7 @@ export class ApiRegistry {
   subscribe(listener: (event: ApiEvent) => void, since?: number): { unsubscribe(): void; complete: boolean } {
     let complete = true;
     if (since !== undefined) {
-      const first = this.backlog[0];
+      const first = this.backlog.first;
       if (first && first.cursor > since + 1) complete = false;
       for (const e of this.backlog) if (e.cursor > since) listener(e);
     }

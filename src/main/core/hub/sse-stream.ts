@@ -10,6 +10,7 @@
  * What a stream is written to is a StreamSink: the endpoint gives an HTTP response as one
  * (http-sink.ts); the stream itself knows nothing of HTTP.
  */
+import { Ring } from '../lib/ring.js';
 import type { StreamSink } from './stream-sink.js';
 
 export interface StreamLimits {
@@ -31,7 +32,7 @@ export class SseStream {
   done = false;
   lastWrite = 0;
   private sink: StreamSink | undefined;
-  private events: StoredEvent[] = [];
+  private readonly events = new Ring<StoredEvent>();
   private bytes = 0;
   private next = 1;
   /** Oldest event number that can still be replayed; older ones were evicted. */
@@ -75,7 +76,11 @@ export class SseStream {
 
   /** Replays events after event number `after` (a client's `Last-Event-ID`). */
   replayFrom(after: number): void {
-    for (const e of this.events) if (e.n > after) this.writeEvent(e.n, e.data);
+    const events = this.events;
+    for (let i = events.firstIndexWhere((e) => e.n > after); i < events.length; i++) {
+      const e = events.at(i)!;
+      this.writeEvent(e.n, e.data);
+    }
   }
 
   /** Sends what was queued while no connection was attached (a new GET stream). */
@@ -98,7 +103,7 @@ export class SseStream {
     this.sink = undefined;
     sink.end();
     if (this.done) {
-      this.events = [];
+      this.events.clear();
       this.bytes = 0;
     }
   }

@@ -14,6 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.js';
+import { Ring } from '../lib/ring.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent, UpstreamHttpExchange } from '../upstream/upstream.js';
 import type { SessionRecord } from './session-record.js';
@@ -54,11 +55,10 @@ export class TapItem {
 const DRAIN_DELAY_MS = 20;
 const DRAIN_BATCH = 1024;
 
-/** A bounded FIFO with a head index (no O(n) shift) whose drain runs in batches (see DRAIN_DELAY_MS). */
+/** A bounded FIFO (a Ring) whose drain runs in batches (see DRAIN_DELAY_MS); when full, new items are dropped. */
 export class CaptureQueue {
   dropped = 0;
-  private items: TapItem[] = [];
-  private head = 0;
+  private readonly items = new Ring<TapItem>();
   private timer: NodeJS.Timeout | undefined;
   private immediate = false;
 
@@ -68,18 +68,18 @@ export class CaptureQueue {
   ) {}
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.items.length;
   }
 
   /** `force`: lifecycle items (a few per session) pass even when the queue is full. False when dropped. */
   push(item: TapItem, force = false): boolean {
-    if (!force && this.items.length - this.head >= this.max) {
+    if (!force && this.items.length >= this.max) {
       this.dropped++;
       item.tap.dropped++;
       return false;
     }
     this.items.push(item);
-    if (this.items.length - this.head >= DRAIN_BATCH) this.soon();
+    if (this.items.length >= DRAIN_BATCH) this.soon();
     else if (this.timer === undefined && !this.immediate) {
       this.timer = setTimeout(this.run, DRAIN_DELAY_MS);
       // Shutdown flushes what is queued; the timer alone must not keep a process alive.
@@ -90,17 +90,7 @@ export class CaptureQueue {
 
   /** The next item, or undefined when empty. */
   take(): TapItem | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head]!;
-    this.items[this.head++] = undefined as unknown as TapItem;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 4096 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
+    return this.items.shift();
   }
 
   /** Called by the drain when it stopped with items left: run again on the next turn. */

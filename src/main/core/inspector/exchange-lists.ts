@@ -3,6 +3,7 @@
  * by request id, and the ones its answers closed recently (for late answers).
  */
 import type { CaptureOrigin } from '../../../shared/api/inspector-contract.js';
+import { Ring } from '../lib/ring.js';
 
 export type Id = string | number;
 
@@ -70,18 +71,15 @@ export class OpenList<X extends Keyed> {
  * when no open exchange matches (late answers), so a scan; adding is one slot write.
  */
 export class RecentRing<X extends Keyed> {
-  private readonly items: Array<X | undefined> = new Array<X | undefined>(MAX_RECENT).fill(undefined);
-  private next = 0;
+  private readonly ring = new Ring<X>(MAX_RECENT);
 
   add(x: X): void {
-    this.items[this.next] = x;
-    this.next = (this.next + 1) % MAX_RECENT;
+    this.ring.push(x);
   }
 
   find(id: Id): X | undefined {
-    for (let i = 1; i <= MAX_RECENT; i++) {
-      const x = this.items[(this.next - i + MAX_RECENT) % MAX_RECENT];
-      if (x === undefined) return undefined;
+    for (let i = this.ring.length - 1; i >= 0; i--) {
+      const x = this.ring.at(i)!;
       if (x.requestId === id) return x;
     }
     return undefined;

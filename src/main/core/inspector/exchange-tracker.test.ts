@@ -73,7 +73,7 @@ describe('ExchangeTracker', () => {
     expect(t.exchanges.length).toBe(4);
     const [done] = through(t, false, 'server', { jsonrpc: '2.0', id: 1, result: {} });
     expect(done).toMatchObject({ requestSeq: slowSeq, status: 'ok' });
-    t.dropBefore(t.exchanges.after(slowSeq, 1)[0]!.requestSeq);
+    t.dropBefore(t.exchangesAfter(slowSeq, 1)[0]!.requestSeq);
     expect(t.exchanges.first!.method).toBe('fast');
     expect(t.exchanges.length).toBe(3);
     t.dropBefore(seq + 1);

@@ -12,7 +12,7 @@
  */
 import type { CaptureDirection, CaptureLeg, CaptureOrigin, ExchangeStatus, ExchangeSummary, ProgressEntry } from '../../../shared/api/inspector-contract.js';
 import { ByRequester, OpenList, RecentRing, type Id } from './exchange-lists.js';
-import { SeqRing } from './ring.js';
+import { Ring } from '../lib/ring.js';
 
 export interface PairingInput {
   seq: number;
@@ -152,7 +152,8 @@ const HUB_CLIENT: readonly CaptureOrigin[] = ['hub', 'client'];
 const CLIENT_HUB: readonly CaptureOrigin[] = ['client', 'hub'];
 
 export class ExchangeTracker {
-  readonly exchanges = new SeqRing<ExchangeSummary>((x) => x.requestSeq);
+  /** In request order (requestSeq grows). */
+  readonly exchanges = new Ring<ExchangeSummary>();
   /** By status, over the session's life (not only what is still in the ring). */
   readonly counts: Counts = { pending: 0, ok: 0, error: 0, cancelled: 0, timeout: 0, orphaned: 0 };
   exchangesSeen = 0;
@@ -178,6 +179,14 @@ export class ExchangeTracker {
     if (e.kind === 'notification' && e.method === 'notifications/cancelled') return this.cancelled(e, message);
     if (e.kind === 'notification' && e.method === 'notifications/progress') this.progress(e, message);
     return undefined;
+  }
+
+  /** Up to `limit` exchanges whose request came after `seq`, oldest first. */
+  exchangesAfter(seq: number, limit: number): ExchangeSummary[] {
+    const out: ExchangeSummary[] = [];
+    const ring = this.exchanges;
+    for (let i = ring.firstIndexWhere((x) => x.requestSeq > seq); i < ring.length && out.length < limit; i++) out.push(ring.at(i)!);
+    return out;
   }
 
   /**

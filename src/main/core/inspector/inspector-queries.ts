@@ -110,7 +110,7 @@ export class InspectorQueries {
     let messages: (seq: number) => unknown;
     const ring = record?.tracker.exchanges;
     if (record && ring && (record.tracker.exchangesSeen === ring.length || (ring.first !== undefined && after >= ring.first.requestSeq))) {
-      page = ring.after(after, q.limit);
+      page = record.tracker.exchangesAfter(after, q.limit);
       messages = (seq) => {
         const e = record.events.find(seq) ?? this.inspector.memory.find(seq);
         return e === undefined ? undefined : toApiEvent(e).message;
@@ -153,11 +153,11 @@ export class InspectorQueries {
       }
       if (read.next === undefined) break;
       cursor = read.next;
-      const page = tracker.exchanges.after(after, limit);
+      const page = tracker.exchangesAfter(after, limit);
       if (page.length >= limit && page.every((x) => x.status !== 'pending')) return { page, messages };
     }
     if (summary.state !== 'live') tracker.endSession(summary.endedAt ?? summary.startedAt, 'the session ended before an answer');
-    return { page: tracker.exchanges.after(after, limit), messages };
+    return { page: tracker.exchangesAfter(after, limit), messages };
   }
 
   /** Case-insensitive substring search over messages and stderr, newest first. */
