@@ -16,6 +16,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from '../protocol/json-rpc.js';
+import { withTimeout } from '../protocol/timeout.js';
 import { HubWaiters, type HubAnswer } from './hub-waiters.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from './observer.js';
 import { SessionStreams } from './session-streams.js';
@@ -132,17 +133,14 @@ export class Session {
    */
   async request(request: JsonRpcRequest, timeoutMs: number): Promise<JsonRpcMessage> {
     const upstream = await this.ensureUpstream(true);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`server '${this.serverId}' did not answer '${request.method}' within ${formatDuration(timeoutMs)}`)), timeoutMs);
-    });
     try {
-      const { message, local } = await Promise.race([this.ask(upstream, request, undefined, 'replay'), timeout]);
+      const { message, local } = await withTimeout(this.ask(upstream, request, undefined, 'replay'), timeoutMs, () => {
+        throw new Error(`server '${this.serverId}' did not answer '${request.method}' within ${formatDuration(timeoutMs)}`);
+      });
       // The server never answered (as when a stdio upstream dies): a failure, not its error.
       if (local) throw new Error('error' in message && message.error ? message.error.message : `server '${this.serverId}' did not answer '${request.method}'`);
       return message;
     } finally {
-      clearTimeout(timer);
       this.waiters.forget(request.id);
     }
   }

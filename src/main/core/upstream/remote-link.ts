@@ -12,6 +12,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../log/logger.js';
+import { withTimeout } from '../protocol/timeout.js';
 import type { RemoteFetch } from './remote-fetch.js';
 
 export type LinkKind = 'streamable-http' | 'sse';
@@ -73,22 +74,16 @@ export class RemoteLink {
       this.started = true;
       return;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+    try {
+      await withTimeout(this.transport.start(), timeoutMs, () => {
         const err = new Error(`did not send the legacy SSE 'endpoint' event within ${Math.round(timeoutMs / 1000)}s`);
         (err as { code?: string }).code = 'ETIMEDOUT';
-        reject(err);
-      }, timeoutMs);
-    });
-    try {
-      await Promise.race([this.transport.start(), timeout]);
+        throw err;
+      });
       this.started = true;
     } catch (err) {
       void this.transport.close().catch(() => undefined);
       throw err;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -116,14 +111,7 @@ export class RemoteLink {
     this.dead = true;
     const transport = this.transport;
     if (terminate && transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        transport.terminateSession().catch(() => undefined),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, TERMINATE_TIMEOUT_MS);
-        }),
-      ]);
-      clearTimeout(timer);
+      await withTimeout(transport.terminateSession().catch(() => undefined), TERMINATE_TIMEOUT_MS, () => undefined);
     }
     await transport.close().catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createLogger, type Logger } from '../log/logger.js';
 import { classify, type JsonRpcMessage } from '../protocol/json-rpc.js';
 import { LineReader } from '../protocol/line-reader.js';
+import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
 export interface StdioSpawnSpec {
@@ -176,13 +177,7 @@ export class StdioUpstream implements UpstreamConnection {
     }
   }
 
-  private async waitExit(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    const done = await Promise.race([this.exited.then(() => true), timeout]);
-    clearTimeout(timer);
-    return done;
+  private waitExit(ms: number): Promise<boolean> {
+    return withTimeout(this.exited.then(() => true), ms, () => false);
   }
 }
