@@ -10,7 +10,10 @@
 //    everything lives in a folder.
 import path from 'node:path';
 
-/** Each core folder and the core folders it may import (besides itself). Keep it acyclic. */
+/**
+ * Each core folder and the core folders it may import (besides itself). Keep it acyclic.
+ * @type {Record<string, string[]>}
+ */
 export const CORE_LAYERS = {
   lib: [],
   protocol: ['lib'],
@@ -30,43 +33,60 @@ export const CORE_LAYERS = {
   engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'oauth', 'servers', 'inspector', 'clients', 'ui'],
 };
 
-/** Shell folders, and the faces each may import. */
+/**
+ * Shell folders, and the faces each may import.
+ * @type {Record<string, string[]>}
+ */
 export const SHELLS = {
   cli: ['src/main/core/index.ts', 'src/main/relay/index.ts'],
   electron: ['src/main/core/index.ts', 'src/main/relay/index.ts'],
   relay: ['src/main/core/index.ts'],
 };
 
-/** Throws when the table has a cycle (a folder that depends on itself through others). */
+/**
+ * Throws when the table has a cycle (a folder that depends on itself through others).
+ * @param {Record<string, readonly string[]>} layers
+ */
 export function assertAcyclic(layers) {
+  /** @type {Map<string, 'visiting' | 'done'>} */
   const state = new Map();
+  /** @param {string} name @param {string[]} trail */
   const visit = (name, trail) => {
     if (state.get(name) === 'done') return;
     if (state.get(name) === 'visiting') throw new Error(`core layer cycle: ${[...trail, name].join(' → ')}`);
     if (!(name in layers)) throw new Error(`core layer '${trail.at(-1)}' allows unknown folder '${name}'`);
     state.set(name, 'visiting');
-    for (const dep of layers[name]) visit(dep, [...trail, name]);
+    for (const dep of layers[name] ?? []) visit(dep, [...trail, name]);
     state.set(name, 'done');
   };
   for (const name of Object.keys(layers)) visit(name, []);
 }
 assertAcyclic(CORE_LAYERS);
 
-/** `./x.js` in TypeScript source names `./x.ts`: compare paths without the extension. */
+/**
+ * `./x.js` in TypeScript source names `./x.ts`: compare paths without the extension.
+ * @param {string} file
+ */
 function stem(file) {
   for (const ext of ['.js', '.ts', '.tsx', '.mjs']) if (file.endsWith(ext)) return file.slice(0, -ext.length);
   return file;
 }
 
+/**
+ * Where a repo-relative path sits in the layer table.
+ * @param {string} rel
+ * @returns {{ area: string, folder?: string | undefined, shell?: string } | undefined}
+ */
 function classify(rel) {
   const parts = rel.split('/');
   if (parts[0] !== 'src') return undefined;
   if (parts[1] === 'main' && parts[2] === 'core') return { area: 'core', folder: parts.length > 4 ? parts[3] : undefined };
-  if (parts[1] === 'main' && parts[2] in SHELLS) return { area: 'shell', shell: parts[2] };
+  if (parts[1] === 'main' && parts[2] !== undefined && parts[2] in SHELLS) return { area: 'shell', shell: parts[2] };
   if (parts[1] === 'preload' || parts[1] === 'renderer' || parts[1] === 'shared') return { area: parts[1] };
   return { area: 'other' };
 }
 
+/** @type {import('eslint').Rule.RuleModule} */
 export const layersRule = {
   meta: {
     type: 'problem',
@@ -78,17 +98,18 @@ export const layersRule = {
     const file = path.relative(cwd, context.filename ?? context.getFilename()).split(path.sep).join('/');
     const from = classify(file);
     if (!from || (from.area !== 'core' && from.area !== 'shell')) return {};
+    /** @param {import('estree').Node} node @param {unknown} spec */
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
       const to = classify(target);
       if (!to) return;
-      if (from.area === 'shell') {
+      if (from.area === 'shell' && from.shell !== undefined) {
         if (to.area === 'core' || to.area === 'shell') {
           if (to.area === 'shell' && to.shell === from.shell) return;
-          const allowed = SHELLS[from.shell].map(stem);
+          const allowed = (SHELLS[from.shell] ?? []).map(stem);
           if (!allowed.includes(stem(target))) {
-            context.report({ node, message: `src/main/${from.shell} may import the engine and other shells only through their faces (${SHELLS[from.shell].join(', ')}), not '${spec}'. Export what you need from the face.` });
+            context.report({ node, message: `src/main/${from.shell} may import the engine and other shells only through their faces (${(SHELLS[from.shell] ?? []).join(', ')}), not '${spec}'. Export what you need from the face.` });
           }
           return;
         }

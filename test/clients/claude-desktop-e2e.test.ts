@@ -12,7 +12,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { everythingServer, onCleanup, REPO_ROOT, withTimeout } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { REPO_ROOT } from '../helpers/repo-paths.js';
+import { everythingServer } from '../helpers/server-entries.js';
+import { withTimeout } from '../helpers/waits.js';
 import { tempMachine } from './client-fixtures.js';
 import { startClientsEngine, valueOf } from './engine-fixture.js';
 

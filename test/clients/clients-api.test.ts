@@ -6,7 +6,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../src/shared/api/contract.js';
-import { everythingServer, onCleanup } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { everythingServer } from '../helpers/server-entries.js';
 import { tempMachine } from './client-fixtures.js';
 import { startClientsEngine, valueOf } from './engine-fixture.js';
 

@@ -2,12 +2,11 @@
  * A real engine (port 0, temp data dir) whose clients API manages a temp machine's clients, with
  * helpers to call the API over HTTP and to use a server through the hub. Closed after each test.
  */
-import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { startEngine, type RunningEngine } from '../../src/main/core/engine/engine.js';
+import type { RunningEngine } from '../../src/main/core/engine/engine.js';
 import type { RelayLauncher } from '../../src/main/core/clients/patchbay-entry.js';
-import { onCleanup, type TestHub } from '../helpers/hub-harness.js';
+import { apiCall } from '../helpers/hub-api.js';
+import type { RemoteServerEntry, ServerEntry } from '../helpers/server-entries.js';
+import { startHub, type TestHub } from '../helpers/test-hub.js';
 import type { TempMachine } from './client-fixtures.js';
 
 export interface ClientsEngine {
@@ -15,42 +14,23 @@ export interface ClientsEngine {
   token: string;
   /** Calls the API over HTTP; resolves with the `{ok, …}` answer. */
   call<T = unknown>(name: string, input?: unknown): Promise<{ ok: true; value: T } | { ok: false; code: string; message: string }>;
-  /** The engine as the hub harness's TestClient wants it. */
+  /** The engine as the helpers' TestClient wants it. */
   asTestHub(): TestHub;
 }
 
-export async function startClientsEngine(machine: TempMachine, servers: Record<string, unknown>, launcher?: RelayLauncher): Promise<ClientsEngine> {
-  process.env.PATCHBAY_NO_LOGIN_SHELL = '1';
-  await mkdir(machine.dataDir, { recursive: true });
-  await writeFile(path.join(machine.dataDir, 'config.json'), JSON.stringify({ mcpServers: servers }, null, 2));
-  const engine = await startEngine({
+export async function startClientsEngine(machine: TempMachine, servers: Record<string, ServerEntry | RemoteServerEntry>, launcher?: RelayLauncher): Promise<ClientsEngine> {
+  const hub = await startHub({
+    servers,
+    // The machine's own data dir: machine.cleanup() removes it with the rest of the machine.
     dataDir: machine.dataDir,
-    port: 0,
-    clients: { host: machine.host, loginPath: async () => undefined, ...(launcher ? { launcher } : {}) },
+    engine: { clients: { host: machine.host, loginPath: async () => undefined, ...(launcher ? { launcher } : {}) } },
   });
-  onCleanup(() => engine.close());
-  const token = readFileSync(engine.tokenFile, 'utf8').trim();
   return {
-    engine,
-    token,
-    async call(name, input = {}) {
-      const res = await fetch(`${engine.url}/api/call/${name}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-        body: JSON.stringify(input),
-      });
-      return (await res.json()) as never;
-    },
-    asTestHub: () => ({
-      engine,
-      url: engine.url,
-      port: engine.port,
-      token,
-      dataDir: machine.dataDir,
-      mcpUrl: (id) => `${engine.url}/mcp/${encodeURIComponent(id)}`,
-      authHeader: () => ({ Authorization: `Bearer ${token}` }),
-      close: () => engine.close(),
-    }),
+    engine: hub.engine,
+    token: hub.token!,
+    // The answer is the API's own discriminated union; apiCall's type is the looser wire shape.
+    call: (name, input = {}) => apiCall(hub, name, input) as never,
+    asTestHub: () => hub,
   };
 }
 

@@ -6,7 +6,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connect, EVERYTHING_SERVER, onCleanup } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { EVERYTHING_SERVER } from '../helpers/server-entries.js';
+import { connect } from '../helpers/test-client.js';
 import { tempMachine } from './client-fixtures.js';
 import { startClientsEngine, valueOf } from './engine-fixture.js';
 

@@ -4,30 +4,15 @@
  * a generous deadline, and a hang shows up as that deadline failing.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ACCEPT_BOTH,
-  connect,
-  del,
-  everythingServer,
-  get,
-  initializeRequest,
-  isAlive,
-  jsonRpcErrorOf,
-  messagesOfResponse,
-  post,
-  probeServer,
-  rawRequest,
-  SseReader,
-  startHub,
-  toolCall,
-  toolText,
-  uploadLarge,
-  waitFor,
-  withTimeout,
-  type JsonRpcMessage,
-  type TestClient,
-  type TestHub,
-} from '../helpers/hub-harness.js';
+import { initializeRequest, toolCall, toolText, type JsonRpcMessage } from '../helpers/json-rpc.js';
+import { ACCEPT_BOTH, del, get, jsonRpcErrorOf, messagesOfResponse, post } from '../helpers/mcp-http.js';
+import { isAlive } from '../helpers/processes.js';
+import { rawRequest, uploadLarge } from '../helpers/raw-http.js';
+import { everythingServer, probeServer } from '../helpers/server-entries.js';
+import { SseReader } from '../helpers/sse.js';
+import { connect, type TestClient } from '../helpers/test-client.js';
+import { startHub, type TestHub } from '../helpers/test-hub.js';
+import { waitFor, withTimeout } from '../helpers/waits.js';
 
 const FX = 'fx';
 

@@ -6,16 +6,21 @@
  * asks the shell once per process.
  */
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { loginShellPath } from '../../src/main/core/upstream/child-env.js';
-import { fixtureChildren, initializeRequest, onCleanup, post, probeServer, startHub, waitFor, withTimeout } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { initializeRequest } from '../helpers/json-rpc.js';
+import { post } from '../helpers/mcp-http.js';
+import { fixtureChildren } from '../helpers/processes.js';
+import { probeServer } from '../helpers/server-entries.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { startHub } from '../helpers/test-hub.js';
+import { waitFor, withTimeout } from '../helpers/waits.js';
 
 it.skipIf(process.platform === 'win32')('P30: engine.close() during a pending spawn leaves no child running and no session behind', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-close-race-'));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir('patchbay-close-race-');
   const started = path.join(dir, 'started');
   const release = path.join(dir, 'release');
   const shell = path.join(dir, 'slow-login-shell');

@@ -4,17 +4,19 @@
  * has a file (and so a process) of its own. The "login shell" is a script of ours that prepends a
  * marker directory, which makes the outcome independent of the machine's real shell rc files.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { connect, onCleanup, probeServer, startHub } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { probeServer } from '../helpers/server-entries.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { connect } from '../helpers/test-client.js';
+import { startHub } from '../helpers/test-hub.js';
 
 const MARKER_DIR = '/patchbay-login-shell-marker/bin';
 
 it.skipIf(process.platform === 'win32')('P31: the child PATH is the login shell’s PATH merged with the engine’s, login entries first, no duplicates', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-login-shell-'));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir('patchbay-login-shell-');
   const shell = path.join(dir, 'fake-login-shell');
   // Called as `$SHELL -ilc '<command>'`, like a real login shell that adds a directory in its rc file.
   await writeFile(shell, `#!/bin/sh\nPATH="${MARKER_DIR}:$PATH"\nexport PATH\nshift\nexec /bin/sh -c "$1"\n`);

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
-import { connect, everythingServer, messagesOfResponse, probeServer, SseReader, toolCall, waitFor, withTimeout } from '../helpers/hub-harness.js';
+import { toolCall } from '../helpers/json-rpc.js';
+import { messagesOfResponse } from '../helpers/mcp-http.js';
+import { everythingServer, probeServer } from '../helpers/server-entries.js';
+import { SseReader } from '../helpers/sse.js';
+import { connect } from '../helpers/test-client.js';
+import { waitFor, withTimeout } from '../helpers/waits.js';
 import { startCaptureHub, type CaptureHub } from './inspector-harness.js';
 
 async function onlySession(hub: CaptureHub, server: string): Promise<InspectorSession> {

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/main/cli/command.js';
 import { runCli } from '../../src/main/cli/run-cli.js';
-import { connect, probeServer } from '../helpers/hub-harness.js';
+import { probeServer } from '../helpers/server-entries.js';
+import { connect } from '../helpers/test-client.js';
 import { startCaptureHub, tempDataDir } from './inspector-harness.js';
 
 function cli(dataDir: string) {

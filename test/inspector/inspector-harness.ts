@@ -1,25 +1,18 @@
 /**
  * A hub with the inspector configured the way a test needs (an `inspector` config section, a
  * secret store, a reused data dir for restarts), plus helpers for the inspector API and its live
- * stream. Built on test/helpers/hub-harness.ts: its clients and cleanup work unchanged.
+ * stream. A CaptureHub is a TestHub (test/helpers/test-hub.ts): the usual clients work on it.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
-import { startEngine } from '../../src/main/core/engine/engine.js';
-import { onCleanup, SseReader, waitFor, type ServerEntry, type TestHub } from '../helpers/hub-harness.js';
-
-/** A remote server entry (Streamable HTTP or legacy HTTP+SSE), as the config takes it. */
-export interface RemoteServerEntry {
-  url: string;
-  type?: 'http' | 'sse' | 'streamable-http';
-  transport?: 'auto' | 'streamable-http' | 'http' | 'sse';
-  headers?: Record<string, string>;
-  requestTimeoutMs?: number;
-  oauth?: false;
-}
+import { onCleanup } from '../helpers/cleanup.js';
+import { apiCall, type ApiAnswer } from '../helpers/hub-api.js';
+import type { RemoteServerEntry, ServerEntry } from '../helpers/server-entries.js';
+import { SseReader } from '../helpers/sse.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { startHub, type TestHub } from '../helpers/test-hub.js';
+import { waitFor } from '../helpers/waits.js';
 
 export interface CaptureHubOptions {
   servers: Record<string, ServerEntry | RemoteServerEntry>;
@@ -35,7 +28,7 @@ export interface CaptureHub extends TestHub {
   /** Calls the API; throws on `{ ok: false }`. */
   call<T = unknown>(name: string, input?: unknown): Promise<T>;
   /** Calls the API and returns the raw `{ ok, ... }` body. */
-  callRaw(name: string, input?: unknown): Promise<{ ok: boolean; value?: unknown; code?: string; message?: string }>;
+  callRaw(name: string, input?: unknown): Promise<ApiAnswer>;
   sessions(): Promise<InspectorSession[]>;
   exchanges(session: string, full?: boolean): Promise<Exchange[]>;
   events(session?: string): Promise<CaptureEvent[]>;
@@ -54,51 +47,31 @@ export async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
-export async function tempDataDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-inspector-test-'));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return dir;
+/** A data dir that outlives one engine (for restarts), removed after the test. */
+export function tempDataDir(): Promise<string> {
+  return tempDir('patchbay-inspector-test-');
 }
 
 export async function startCaptureHub(options: CaptureHubOptions): Promise<CaptureHub> {
-  process.env.PATCHBAY_NO_LOGIN_SHELL = '1';
-  const dataDir = options.dataDir ?? (await tempDataDir());
-  const config: Record<string, unknown> = { mcpServers: options.servers };
-  if (options.inspector) config.inspector = options.inspector;
-  await writeFile(path.join(dataDir, 'config.json'), JSON.stringify(config, null, 2));
-  if (options.secrets) {
-    await writeFile(path.join(dataDir, 'secrets.json'), JSON.stringify({ version: 1, secrets: options.secrets }), { mode: 0o600 });
-  }
-  const engine = await startEngine({
-    dataDir,
-    port: 0,
+  const hub = await startHub({
+    servers: options.servers,
+    dataDir: options.dataDir ?? (await tempDataDir()),
+    ...(options.inspector ? { config: { inspector: options.inspector } } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
-    ...(options.capture !== undefined ? { capture: options.capture } : {}),
+    ...(options.capture !== undefined ? { engine: { capture: options.capture } } : {}),
   });
-  onCleanup(() => engine.close());
-  const token = readFileSync(engine.tokenFile, 'utf8').trim();
-  const authHeader = (): Record<string, string> => ({ Authorization: `Bearer ${token}` });
-  const callRaw = async (name: string, input: unknown = {}) => {
-    const res = await fetch(`${engine.url}/api/call/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...authHeader() }, body: JSON.stringify(input) });
-    return (await res.json()) as { ok: boolean; value?: unknown; code?: string; message?: string };
-  };
+  const callRaw = (name: string, input: unknown = {}): Promise<ApiAnswer> => apiCall(hub, name, input);
   const call = async <T>(name: string, input: unknown = {}): Promise<T> => {
     const body = await callRaw(name, input);
     if (!body.ok) throw new Error(`${name} failed: ${body.code}: ${body.message}`);
     return body.value as T;
   };
   const settle = async (): Promise<void> => {
-    await waitFor(() => engine.inspector.queue.length === 0, 'the inspector queue to drain');
+    await waitFor(() => hub.engine.inspector.queue.length === 0, 'the inspector queue to drain');
   };
   return {
-    engine,
-    url: engine.url,
-    port: engine.port,
-    token,
-    dataDir,
-    mcpUrl: (id) => `${engine.url}/mcp/${encodeURIComponent(id)}`,
-    authHeader,
-    close: () => engine.close(),
+    ...hub,
     call,
     callRaw,
     settle,

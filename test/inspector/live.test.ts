@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
-import { connect, probeServer } from '../helpers/hub-harness.js';
+import { probeServer } from '../helpers/server-entries.js';
+import { connect } from '../helpers/test-client.js';
 import { openLive, readLive, startCaptureHub, tempDataDir, type CaptureHub } from './inspector-harness.js';
 
 async function cursorOf(hub: CaptureHub): Promise<number> {

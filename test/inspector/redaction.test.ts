@@ -9,7 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, InspectorSession } from '../../src/shared/api/inspector-contract.js';
 import { setLogLevel, setLogSink } from '../../src/main/core/log/logger.js';
-import { connect, messagesOfResponse, onCleanup, probeServer } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { messagesOfResponse } from '../helpers/mcp-http.js';
+import { probeServer } from '../helpers/server-entries.js';
+import { connect } from '../helpers/test-client.js';
 import { filesUnder, openLive, readLive, startCaptureHub } from './inspector-harness.js';
 
 const API_KEY = 'sk-live-SECRET-abcdef123456';

@@ -10,7 +10,11 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
 import { setLogLevel, setLogSink } from '../../src/main/core/log/logger.js';
-import { connect, onCleanup, SseReader, toolCall, toolText, waitFor, withTimeout } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { toolCall, toolText } from '../helpers/json-rpc.js';
+import { SseReader } from '../helpers/sse.js';
+import { connect } from '../helpers/test-client.js';
+import { waitFor, withTimeout } from '../helpers/waits.js';
 import { headerOf, REMOTE_HTTP_SERVER, REMOTE_SSE_SERVER, startFixture, type Fixture, type RecordedRequest } from '../remote/remote-harness.js';
 import { filesUnder, openLive, readLive, startCaptureHub, type CaptureHub } from './inspector-harness.js';
 

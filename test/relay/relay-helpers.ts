@@ -5,10 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { childrenOf, cmdline, EVERYTHING_SERVER, hasProc, isAlive, killQuietly, onCleanup, REPO_ROOT, waitFor } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { childrenOf, cmdline, hasProc, isAlive, killQuietly } from '../helpers/processes.js';
+import { REPO_ROOT } from '../helpers/repo-paths.js';
+import { everythingServer } from '../helpers/server-entries.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/waits.js';
 
 export const BIN = path.join(REPO_ROOT, 'bin', 'patchbay.js');
 
@@ -21,13 +25,11 @@ export function requireBuild(): void {
 
 /** A temp data dir whose config serves the everything fixture as `fx`, on a free port. */
 export async function tempHome(extraConfig: Record<string, unknown> = {}): Promise<string> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'patchbay-relay-test-'));
-  const config = { mcpServers: { fx: { command: process.execPath, args: [EVERYTHING_SERVER] } }, hub: { port: 0 }, ...extraConfig };
+  const home = await tempDir('patchbay-relay-test-');
+  // Registered after the dir's removal, so it runs before it: the hubs stop, then the dir goes.
+  onCleanup(() => stopHubsOf(home));
+  const config = { mcpServers: { fx: everythingServer() }, hub: { port: 0 }, ...extraConfig };
   await writeFile(path.join(home, 'config.json'), JSON.stringify(config, null, 2));
-  onCleanup(async () => {
-    await stopHubsOf(home);
-    await rm(home, { recursive: true, force: true });
-  });
   return home;
 }
 

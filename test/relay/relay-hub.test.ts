@@ -5,7 +5,11 @@
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { everythingServer, hasProc, isAlive, onCleanup, startHub, waitFor } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { hasProc, isAlive } from '../helpers/processes.js';
+import { everythingServer } from '../helpers/server-entries.js';
+import { startHub } from '../helpers/test-hub.js';
+import { waitFor } from '../helpers/waits.js';
 import { BIN, hubLog, hubRecord, initialize, requireBuild, servePids, spawnRelay, tempHome, textOf } from './relay-helpers.js';
 
 beforeAll(requireBuild);

@@ -9,7 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EVERYTHING_SERVER, onCleanup, waitFor } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { EVERYTHING_SERVER } from '../helpers/server-entries.js';
+import { waitFor } from '../helpers/waits.js';
 import { initialize, requireBuild, spawnRelay, tempHome, textOf } from './relay-helpers.js';
 
 beforeAll(requireBuild);

@@ -5,11 +5,17 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { connect, initializeRequest, messagesOfResponse, onCleanup, post, REPO_ROOT, withTimeout, type TestHub } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { initializeRequest } from '../helpers/json-rpc.js';
+import { messagesOfResponse, post } from '../helpers/mcp-http.js';
+import { REPO_ROOT } from '../helpers/repo-paths.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { connect } from '../helpers/test-client.js';
+import type { TestHub } from '../helpers/test-hub.js';
+import { withTimeout } from '../helpers/waits.js';
 import { REMOTE_HTTP_SERVER, startFixture } from './remote-harness.js';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'patchbay.js');
@@ -21,14 +27,8 @@ const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 beforeAll(() => {
   // tsc emits even when files elsewhere (being edited by others) have type errors.
   spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.node.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(path.join(REPO_ROOT, 'dist/main/core/engine.js'))) throw new Error('the build did not produce dist/');
+  if (!existsSync(path.join(REPO_ROOT, 'dist/main/core/engine/engine.js'))) throw new Error('the build did not produce dist/');
 }, 180_000);
-
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 /** `patchbay serve --port 0 --no-auth` as a child process, as a TestHub. */
 async function serve(config: unknown, env: Record<string, string>): Promise<TestHub> {

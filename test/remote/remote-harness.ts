@@ -1,21 +1,22 @@
 /**
  * Helpers for the remote-upstream tests: start the remote fixtures (an SDK Streamable HTTP server,
  * an SDK legacy SSE server, a small OAuth authorization server) as real processes on loopback,
- * and a hub whose config points at them. Everything is stopped after each test (the hub
- * harness's cleanup registry), and waits are on events or polled conditions, never sleeps.
+ * and a hub whose config points at them. Everything is stopped after each test
+ * (test/helpers/cleanup.ts), and waits are on events or polled conditions, never sleeps.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { startEngine, type EngineOptions } from '../../src/main/core/engine/engine.js';
-import { onCleanup, REPO_ROOT, withTimeout, type TestHub } from '../helpers/hub-harness.js';
+import type { EngineOptions } from '../../src/main/core/engine/engine.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { FIXTURES_DIR } from '../helpers/repo-paths.js';
+import type { RemoteServerEntry } from '../helpers/server-entries.js';
+import { startHub, type TestHub } from '../helpers/test-hub.js';
+import { withTimeout } from '../helpers/waits.js';
 
-export const REMOTE_HTTP_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'remote-http-server.mjs');
-export const REMOTE_SSE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'remote-sse-server.mjs');
-export const OAUTH_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'oauth-server.mjs');
+export const REMOTE_HTTP_SERVER = path.join(FIXTURES_DIR, 'remote-http-server.mjs');
+export const REMOTE_SSE_SERVER = path.join(FIXTURES_DIR, 'remote-sse-server.mjs');
+export const OAUTH_SERVER = path.join(FIXTURES_DIR, 'oauth-server.mjs');
 
 export interface Fixture {
   /** What it printed after `listening `: the MCP endpoint (or the issuer, for the OAuth server). */
@@ -78,52 +79,21 @@ export interface RecordedRequest {
 }
 
 export interface RemoteHubOptions {
-  servers: Record<string, Record<string, unknown>>;
+  servers: Record<string, RemoteServerEntry>;
   engine?: Partial<Pick<EngineOptions, 'openUrl' | 'oauthLoginWaitMs' | 'tickMs'>>;
   /** Secrets to store before the engine starts (name → value). */
   secrets?: Record<string, string>;
 }
 
 /** A hub (in-process engine, port 0, temp data dir) with the given remote servers. */
-export async function startRemoteHub(options: RemoteHubOptions): Promise<TestHub> {
-  process.env.PATCHBAY_NO_LOGIN_SHELL = '1';
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-remote-test-'));
-  onCleanup(() => rm(dataDir, { recursive: true, force: true }));
-  await writeFile(path.join(dataDir, 'config.json'), JSON.stringify({ mcpServers: options.servers }, null, 2));
-  if (options.secrets) {
-    await writeFile(path.join(dataDir, 'secrets.json'), JSON.stringify({ version: 1, secrets: options.secrets }, null, 2), { mode: 0o600 });
-  }
-  const engine = await startEngine({
-    dataDir,
-    port: 0,
-    auth: true,
-    tickMs: options.engine?.tickMs ?? 100,
-    // No test may open a real browser.
-    openUrl: options.engine?.openUrl ?? (() => undefined),
-    ...(options.engine?.oauthLoginWaitMs !== undefined ? { oauthLoginWaitMs: options.engine.oauthLoginWaitMs } : {}),
-  });
-  onCleanup(() => engine.close());
-  const token = readFileSync(engine.tokenFile, 'utf8').trim();
-  return {
+export function startRemoteHub(options: RemoteHubOptions): Promise<TestHub> {
+  const { tickMs, ...engine } = options.engine ?? {};
+  return startHub({
+    servers: options.servers,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+    tickMs: tickMs ?? 100,
     engine,
-    url: engine.url,
-    port: engine.port,
-    token,
-    dataDir,
-    mcpUrl: (id) => `${engine.url}/mcp/${encodeURIComponent(id)}`,
-    authHeader: () => ({ Authorization: `Bearer ${token}` }),
-    close: () => engine.close(),
-  };
-}
-
-/** Calls the engine's API over HTTP, as the UI does. */
-export async function apiCall<T>(hub: TestHub, name: string, input: unknown = {}): Promise<{ ok: boolean; value?: T; code?: string; message?: string }> {
-  const res = await fetch(`${hub.url}/api/call/${name}`, {
-    method: 'POST',
-    headers: { ...hub.authHeader(), 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
   });
-  return (await res.json()) as { ok: boolean; value?: T; code?: string; message?: string };
 }
 
 /** A header's value in a recorded request (names are lower case on the wire record). */

@@ -7,7 +7,12 @@ import { createLogger, setLogSink, type LogRecord } from '../../src/main/core/lo
 import { createRemoteUpstream } from '../../src/main/core/upstream/remote-connect.js';
 import { createRemoteFetch } from '../../src/main/core/upstream/remote-fetch.js';
 import type { UpstreamHttpExchange } from '../../src/main/core/upstream/upstream.js';
-import { connect, messagesOfResponse, onCleanup, parseSse, toolText, withTimeout, type JsonRpcMessage } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { toolText, type JsonRpcMessage } from '../helpers/json-rpc.js';
+import { messagesOfResponse } from '../helpers/mcp-http.js';
+import { parseSse } from '../helpers/sse.js';
+import { connect } from '../helpers/test-client.js';
+import { withTimeout } from '../helpers/waits.js';
 import { headerOf, REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type RecordedRequest } from './remote-harness.js';
 
 const API_KEY = 'sk-remote-test-0123456789abcdef';
@@ -146,7 +151,9 @@ describe('remote Streamable HTTP upstream', () => {
     const upstream = createRemoteUpstream('r', config, config, { fetch: createRemoteFetch({}), logger: createLogger('test') });
     onCleanup(() => upstream.close());
     const exchanges: UpstreamHttpExchange[] = [];
-    upstream.onhttp = (info) => exchanges.push(info);
+    upstream.onevent = (event) => {
+      if (event.type === 'http') exchanges.push(event.exchange);
+    };
     const answered = new Promise<JsonRpcMessage>((resolve) => {
       upstream.onmessage = (m) => resolve(m as JsonRpcMessage);
     });

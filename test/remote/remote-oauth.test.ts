@@ -10,8 +10,14 @@ import type { ApiEvent } from '../../src/shared/api/contract.js';
 import type { OAuthServerStatus } from '../../src/shared/api/oauth-contract.js';
 import { setLogSink, type LogRecord } from '../../src/main/core/log/logger.js';
 import { followRedirectsOpener, type OpenUrl } from '../../src/main/core/oauth/openers.js';
-import { connect, initializeRequest, messagesOfResponse, onCleanup, post, waitFor, type JsonRpcMessage, type TestHub } from '../helpers/hub-harness.js';
-import { apiCall, headerOf, OAUTH_SERVER, REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type Fixture, type RecordedRequest } from './remote-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { apiCall } from '../helpers/hub-api.js';
+import { initializeRequest, type JsonRpcMessage } from '../helpers/json-rpc.js';
+import { messagesOfResponse, post } from '../helpers/mcp-http.js';
+import { connect } from '../helpers/test-client.js';
+import type { TestHub } from '../helpers/test-hub.js';
+import { waitFor } from '../helpers/waits.js';
+import { headerOf, OAUTH_SERVER, REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type Fixture, type RecordedRequest } from './remote-harness.js';
 
 interface AsEvent {
   type: 'authorize' | 'token' | 'register';

@@ -6,7 +6,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createRemoteFetch, proxySettings } from '../../src/main/core/upstream/remote-fetch.js';
-import { connect, onCleanup } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { connect } from '../helpers/test-client.js';
 import { REMOTE_HTTP_SERVER, startFixture, startRemoteHub } from './remote-harness.js';
 
 /** A forward proxy (CONNECT tunnels and absolute-form requests) that records what it relayed. */

@@ -6,7 +6,12 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { childPid, connect, initializeRequest, messagesOfResponse, onCleanup, post, waitFor, type JsonRpcMessage, type TestHub } from '../helpers/hub-harness.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { initializeRequest, type JsonRpcMessage } from '../helpers/json-rpc.js';
+import { messagesOfResponse, post } from '../helpers/mcp-http.js';
+import { childPid, connect } from '../helpers/test-client.js';
+import type { TestHub } from '../helpers/test-hub.js';
+import { waitFor } from '../helpers/waits.js';
 import { freePort, REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type RecordedRequest } from './remote-harness.js';
 
 async function initializeAnswer(hub: TestHub, id: string): Promise<{ answer: JsonRpcMessage; ms: number }> {
@@ -86,14 +91,19 @@ describe('remote upstream resilience', () => {
     expect(ms).toBeLessThan(5000);
   });
 
-  // Skipped on purpose: an unresolvable host makes the engine query this machine's resolver, which
-  // is not on loopback, and tests send nothing beyond loopback. The wording of a DNS failure is
-  // tested from a real fetch with only the resolver stubbed, in remote-errors.test.ts.
-  it.skip('remote down (DNS): the error says the host name does not resolve', async () => {
-    const hub = await startRemoteHub({ servers: { nodns: { url: 'http://patchbay-no-such-host.invalid/mcp' } } });
+  it('remote down (DNS): the error says the host name does not resolve', async () => {
+    // A DNS label is at most 63 octets (RFC 1035 §2.3.4): the resolver refuses to encode a query
+    // for this name, so getaddrinfo fails with ENOTFOUND here, on this machine, without sending a
+    // packet to any name server; and under the reserved .invalid TLD (RFC 6761) it could never
+    // resolve anyway.
+    const host = `${'x'.repeat(64)}.invalid`;
+    const hub = await startRemoteHub({ servers: { nodns: { url: `http://${host}/mcp` } } });
     const { answer } = await initializeAnswer(hub, 'nodns');
-    expect(answer.error?.message).toMatch(/server 'nodns' could not be reached: its host name does not resolve/);
-    expect(answer.error?.data).toMatchObject({ cause: 'dns' });
+    expect(answer.error).toEqual({
+      code: -32603,
+      message: `server 'nodns' could not be reached: its host name does not resolve (DNS ENOTFOUND; check the url, or your network) (http://${host}/mcp)`,
+      data: { server: 'nodns', cause: 'dns' },
+    });
   });
 
   it('remote down (TLS): an https URL on a plain-HTTP port is a TLS failure', async () => {

@@ -4,7 +4,9 @@
  * a dropped event stream re-initialized on the next message.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, initializeRequest, messagesOfResponse, post, toolText, type JsonRpcMessage } from '../helpers/hub-harness.js';
+import { initializeRequest, toolText, type JsonRpcMessage } from '../helpers/json-rpc.js';
+import { messagesOfResponse, post } from '../helpers/mcp-http.js';
+import { connect } from '../helpers/test-client.js';
 import { headerOf, REMOTE_SSE_SERVER, startFixture, startRemoteHub, type RecordedRequest } from './remote-harness.js';
 
 async function initializeError(hub: Awaited<ReturnType<typeof startRemoteHub>>, id: string): Promise<JsonRpcMessage> {

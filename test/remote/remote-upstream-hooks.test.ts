@@ -1,7 +1,7 @@
 /**
  * What a `RemoteUpstream` tells its session besides the server's messages, for the inspector:
- * the errors it writes itself (`onlocalreply`, the same text the client gets) and a
- * re-initialization after the server lost the session (`onreinitialize`). Real fixtures on loopback.
+ * the errors it writes itself (`onmessage` with `local` set, the same text the client gets) and a
+ * re-initialization after the server lost the session (`reinitialize` events). Real fixtures on loopback.
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '../../src/main/core/protocol/json-rpc.js';
@@ -9,9 +9,12 @@ import { createLogger } from '../../src/main/core/log/logger.js';
 import { createRemoteUpstream } from '../../src/main/core/upstream/remote-connect.js';
 import { createRemoteFetch } from '../../src/main/core/upstream/remote-fetch.js';
 import type { RemoteUpstream } from '../../src/main/core/upstream/remote-upstream.js';
-import type { UpstreamReinitialize } from '../../src/main/core/upstream/upstream.js';
-import { onCleanup, waitFor } from '../helpers/hub-harness.js';
+import type { UpstreamEvent } from '../../src/main/core/upstream/upstream.js';
+import { onCleanup } from '../helpers/cleanup.js';
+import { waitFor } from '../helpers/waits.js';
 import { freePort, REMOTE_HTTP_SERVER, startFixture } from './remote-harness.js';
+
+type UpstreamReinitialize = Extract<UpstreamEvent, { type: 'reinitialize' }>;
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } } as const;
 
@@ -27,24 +30,16 @@ function idOf(m: JsonRpcMessage): unknown {
 }
 
 describe('RemoteUpstream hooks', () => {
-  it('an error it writes itself goes to onlocalreply, not onmessage; without onlocalreply, onmessage gets the very same text', async () => {
+  it('an error it writes itself is marked local, with the very text the client gets', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
-    const told = upstreamFor(url);
+    const upstream = upstreamFor(url);
     const local: string[] = [];
     const server: string[] = [];
-    told.onlocalreply = (_m, raw) => local.push(raw);
-    told.onmessage = (_m, raw) => server.push(raw);
-    told.send(INITIALIZE);
+    upstream.onmessage = (_m, raw, isLocal) => (isLocal ? local : server).push(raw);
+    upstream.send(INITIALIZE);
     await waitFor(() => local.length > 0, 'the local error');
     expect(server).toEqual([]);
     expect(JSON.parse(local[0]!)).toMatchObject({ id: 1, error: { message: expect.stringMatching(/^server 'r' could not be reached: connection refused/), data: { server: 'r', cause: 'refused' } } });
-
-    const untold = upstreamFor(url);
-    const fallback: string[] = [];
-    untold.onmessage = (_m, raw) => fallback.push(raw);
-    untold.send(INITIALIZE);
-    await waitFor(() => fallback.length > 0, 'the error on onmessage');
-    expect(fallback).toEqual(local);
   });
 
   it('a re-initialization after the server lost the session is reported step by step; the replayed answer goes no further', async () => {
@@ -53,8 +48,9 @@ describe('RemoteUpstream hooks', () => {
     const messages: JsonRpcMessage[] = [];
     const steps: UpstreamReinitialize[] = [];
     upstream.onmessage = (m) => messages.push(m);
-    upstream.onlocalreply = (m) => messages.push(m);
-    upstream.onreinitialize = (step) => steps.push(step);
+    upstream.onevent = (event) => {
+      if (event.type === 'reinitialize') steps.push(event);
+    };
     const answered = (id: number): Promise<JsonRpcMessage> => waitFor(() => messages.find((m) => idOf(m) === id), `the answer to ${id}`);
 
     upstream.send(INITIALIZE);
