@@ -14,11 +14,14 @@ import type { TestHub } from '../helpers/test-hub.js';
 import { waitFor } from '../helpers/waits.js';
 import { freePort, REMOTE_HTTP_SERVER, startFixture, startRemoteHub, type RecordedRequest } from './remote-harness.js';
 
-async function initializeAnswer(hub: TestHub, id: string): Promise<{ answer: JsonRpcMessage; ms: number }> {
-  const started = Date.now();
+/**
+ * The hub's answer to an initialize. No time is measured: each test tells "at once" from "after a
+ * deadline" by the error itself (a refusal is not a timeout), and a hang fails the 20 s read.
+ */
+async function initializeAnswer(hub: TestHub, id: string): Promise<{ answer: JsonRpcMessage }> {
   const res = await post(hub, id, initializeRequest());
   const { messages } = await messagesOfResponse(res, 20_000);
-  return { answer: messages[0]!, ms: Date.now() - started };
+  return { answer: messages[0]! };
 }
 
 /** A loopback HTTP server of the test's own, closed after the test. */
@@ -85,10 +88,10 @@ describe('remote upstream resilience', () => {
   it('remote down (connection refused): initialize answers a JSON-RPC error at once', async () => {
     const port = await freePort();
     const hub = await startRemoteHub({ servers: { down: { url: `http://127.0.0.1:${port}/mcp` } } });
-    const { answer, ms } = await initializeAnswer(hub, 'down');
+    const { answer } = await initializeAnswer(hub, 'down');
+    // The refusal itself, not the 60 s initialize deadline (that error says "did not answer").
     expect(answer.error?.message).toMatch(/^server 'down' could not be reached: connection refused/);
     expect(answer.error?.data).toMatchObject({ server: 'down', cause: 'refused' });
-    expect(ms).toBeLessThan(5000);
   });
 
   it('remote down (DNS): the error says the host name does not resolve', async () => {
@@ -130,10 +133,10 @@ describe('remote upstream resilience', () => {
       // Never answers.
     });
     const hub = await startRemoteHub({ servers: { slow: { url: `http://127.0.0.1:${port}/mcp`, requestTimeoutMs: 800 } } });
-    const { answer, ms } = await initializeAnswer(hub, 'slow');
+    const { answer } = await initializeAnswer(hub, 'slow');
+    // The per-server deadline (800 ms, shown rounded) fired, not the 60 s default.
     expect(answer.error?.message).toMatch(/server 'slow' did not answer initialize within 1s/);
     expect(answer.error?.data).toMatchObject({ cause: 'timeout' });
-    expect(ms).toBeLessThan(4000);
   });
 
   it('a server that dies mid-call answers the pending call with an error, not a hang', async () => {
