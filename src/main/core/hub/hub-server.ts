@@ -51,6 +51,8 @@ function isUnder(path: string, prefix: string): boolean {
 
 export class Hub {
   readonly sessions = new Map<string, Session>();
+  /** Sessions opened inside the engine (openLocalSession): ticked for deadlines, closed with the hub. */
+  private readonly localSessions = new Set<Session>();
   private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly sockets = new Set<Socket>();
@@ -127,7 +129,7 @@ export class Hub {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+    await Promise.all([...this.sessions.values(), ...this.localSessions].map((s) => s.close()));
     const server = this.server;
     this.server = undefined;
     if (!server) return;
@@ -138,13 +140,18 @@ export class Hub {
   }
 
   /**
-   * A session the hub opens for itself (the inspector's replay): never in the session table, so
-   * no client can reach it. Undefined when the server is not configured (or disabled): commands
-   * come from the config only (P28).
+   * A session opened inside the engine rather than by an HTTP client: the inspector's `replay`
+   * (the hub is the client: observers see its requests as the hub's) or the UI's `playground`
+   * (a person is the client, through the API). Never in the session table, so no HTTP client can
+   * reach it; its owner closes it. Request deadlines apply as to any session. Undefined when the
+   * server is not configured (or disabled): commands come from the config only (P28).
    */
-  openDebugSession(serverId: string): Session | undefined {
+  openLocalSession(serverId: string, purpose: 'replay' | 'playground'): Session | undefined {
     const server = this.closed ? undefined : this.options.server(serverId);
-    return server ? new Session('', server.id, this.sessionHost(server, true)) : undefined;
+    if (!server) return undefined;
+    const session = new Session('', server.id, this.sessionHost(server, purpose === 'replay' ? 'hub' : 'playground'));
+    this.localSessions.add(session);
+    return session;
   }
 
   /** Live sessions per server id (the one place they are counted). */
@@ -159,11 +166,12 @@ export class Hub {
     await Promise.all([...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()));
   }
 
-  private sessionHost(server: ServerPort, debug = false): SessionHost {
+  /** `clientTransport`: `streamable-http` for HTTP clients, `hub` or `playground` for local sessions. */
+  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'hub' | 'playground' = 'streamable-http'): SessionHost {
     const observer = this.options.observer;
     return {
       watch: (session) =>
-        observer?.sessionOpened({ key: session, serverId: server.id, clientTransport: debug ? 'hub' : 'streamable-http', upstreamTransport: server.transportLabel, debug }),
+        observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub' }),
       connect: () => server.connect(),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
       streamLimits: this.options.streamLimits,
@@ -171,12 +179,14 @@ export class Hub {
       restartWindowMs: 60_000,
       ended: (session) => {
         if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+        this.localSessions.delete(session);
       },
     };
   }
 
   private tick(): void {
     const now = Date.now();
+    for (const session of this.localSessions) session.expireRequests(now);
     for (const session of this.sessions.values()) {
       session.keepAlive(now, this.options.keepAliveMs);
       session.expireRequests(now);

@@ -36,7 +36,10 @@ export interface ObservedSession {
   /** The same object for the session's whole life (a key for WeakMaps). */
   readonly key: object;
   readonly serverId: string;
-  /** How the client reaches the hub: `streamable-http`, or `hub` for a session the hub opened itself. */
+  /**
+   * How the client reaches the hub: `streamable-http`; `hub` for a session the hub opened for
+   * itself (replay); `playground` for the UI's playground, where a person is the client.
+   */
   readonly clientTransport: string;
   /** How the hub reaches the server, as configured (`stdio`, `stdio-shared`, `streamable-http`, `sse`, …). */
   readonly upstreamTransport: string;

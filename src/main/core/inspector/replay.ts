@@ -49,7 +49,7 @@ export async function replayExchange(deps: ReplayDeps, input: { session: string;
   if (original.requester !== 'client') throw new ApiError('not_replayable', `Only requests a client sent can be replayed; this one was sent by the ${original.requester}`);
   if (original.method === 'initialize') throw new ApiError('not_replayable', 'initialize is not replayed on its own: every replay runs in a freshly initialized session');
   if (!isRequest(original.request)) throw new ApiError('not_replayable', 'The captured request is not available in full (it was truncated or has left memory and history)');
-  const session = deps.hub.openDebugSession(summary.server);
+  const session = deps.hub.openLocalSession(summary.server, 'replay');
   if (!session) throw new ApiError('server_not_configured', `Server '${summary.server}' is not configured (or is disabled) now; only configured servers can be replayed to`);
   const request = original.request;
   let response: JsonRpcMessage | undefined;
