@@ -97,6 +97,7 @@ const { values: opts } = parseArgs({
     repeat: { type: 'string' },
     'retry-noisy': { type: 'string' },
     'hub-dir': { type: 'string' },
+    'baseline-dir': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -114,12 +115,15 @@ if (opts.help) {
   console.log(`usage: node bench/run.mjs [--quick] [--only <target,...>] [--workloads <${WORKLOADS.join(',')}>]
                          [--profile [--profile-seconds N]] [--skip-install]
                          [--mem-sessions N] [--mem-cycles N] [--wait-quiet SECONDS] [--repeat N] [--retry-noisy N]
-                         [--hub-dir DIR]
+                         [--hub-dir DIR] [--baseline-dir DIR]
 targets: stdio, sdk-http, sdk-http-json, hub, hub-shared, hub-nocapture, hub-rawecho, supergateway, supergateway-stateful, mcp-proxy
 --wait-quiet S  before each target wait up to S s for other processes to leave the CPU idle
 --repeat N      run every target N times, round-robin; each figure is the least disturbed one
 --retry-noisy N measure a workload again (up to N times) while other processes disturb it
 --hub-dir DIR   measure the hub build in DIR (bin/, dist/, package.json) instead of this repo's
+--baseline-dir DIR  also measure the hub build in DIR as targets base, base-shared and
+                base-nocapture, round-robin with hub, hub-shared and hub-nocapture: an old and a
+                new build side by side in one run (e.g. a \`git worktree\` of main, built)
 --profile  instead of the workloads: run the hub under node --cpu-prof with the throughput workload
            (both modes) and the 1 MiB workload, and print where its CPU time goes (profiles are
            kept in bench/results/profile-<timestamp>/)`);
@@ -369,9 +373,10 @@ function stopper(proc) {
   };
 }
 
-/** @param {{ shared: boolean, raw?: boolean, inspector?: Record<string, unknown> }} mode @returns {Target['start']} */
+/** @param {{ shared: boolean, raw?: boolean, inspector?: Record<string, unknown>, build?: string }} mode @returns {Target['start']} */
 function startHub(mode) {
   return async (extra = {}) => {
+    const build = mode.build ?? hubBuild();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'patchbay-bench-'));
     const server = {
       command: NODE,
@@ -394,14 +399,14 @@ function startHub(mode) {
       NODE,
       [
         ...(extra.nodeArgs ?? []),
-        path.join(hubBuild(), 'bin', 'patchbay.js'),
+        path.join(build, 'bin', 'patchbay.js'),
         'serve',
         '--port',
         '0',
         '--no-auth',
       ],
       {
-        cwd: hubBuild(),
+        cwd: build,
         env: { ...process.env, PATCHBAY_HOME: dataDir, PATCHBAY_NO_LOGIN_SHELL: '1' },
         ipc: extra.ipc,
         onLine: (line) => {
@@ -577,6 +582,25 @@ function targets(peers) {
       label: `mcp-proxy ${mp} (stream)`,
       peer: 'mcp-proxy',
       start: startMcpProxy(peers),
+    },
+    ...baselineTargets(),
+  ];
+}
+
+/** `--baseline-dir`: the same hub rows for another build, to compare two builds in one run. */
+function baselineTargets() {
+  const dir = opts['baseline-dir'];
+  if (!dir) return [];
+  const build = path.resolve(dir);
+  if (!existsSync(path.join(build, 'dist', 'main', 'cli', 'main.js'))) throw new Error(`--baseline-dir ${build}: no dist/main/cli/main.js there`);
+  return [
+    { id: 'base', label: 'baseline build, per-session child', start: startHub({ shared: false, build }) },
+    { id: 'base-shared', label: 'baseline build, shared child', start: startHub({ shared: true, build }) },
+    {
+      id: 'base-nocapture',
+      label: 'baseline build, per-session child, capture off (diagnostic)',
+      workloads: ['latency', 'throughput', 'blob'],
+      start: startHub({ shared: false, inspector: { enabled: false }, build }),
     },
   ];
 }
