@@ -1,9 +1,11 @@
 /**
  * Finding a running hub: the discovery file `hub.json` that the engine writes into the data dir
  * (and removes on close), checked against a live process and a `GET /health` answer, because a
- * hub that crashed leaves its file behind.
+ * hub that crashed leaves its file behind. Such a file (its process gone) is removed at once by
+ * whoever finds it (issue 17 item 8), so nothing else that reads it is misled.
  */
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, readFile, rename, unlink } from 'node:fs/promises';
 import { errCode } from '../core/index.js';
 import { discard, httpCall } from './hub-http.js';
 
@@ -14,7 +16,11 @@ export interface HubInfo {
   url: string;
 }
 
-export type Discovery = { ok: true; value: HubInfo } | { ok: false; code: 'missing' | 'invalid' | 'dead' | 'not-answering'; message: string };
+export type Discovery =
+  | { ok: true; value: HubInfo }
+  | { ok: false; code: 'missing' | 'invalid' | 'not-answering'; message: string }
+  /** `text`: the stale file's content, for `removeStaleDiscovery`. */
+  | { ok: false; code: 'dead'; message: string; text: string };
 
 /** Reads and checks the discovery file: present, well formed, its process alive and answering. */
 export async function discoverHub(discoveryFile: string, timeoutMs = 2000): Promise<Discovery> {
@@ -28,7 +34,7 @@ export async function discoverHub(discoveryFile: string, timeoutMs = 2000): Prom
   const parsed = parseDiscovery(text);
   if (!parsed.ok) return { ok: false, code: 'invalid', message: `${discoveryFile}: ${parsed.message}` };
   const hub = parsed.value;
-  if (!isAlive(hub.pid)) return { ok: false, code: 'dead', message: `the hub recorded in ${discoveryFile} (pid ${hub.pid}) is not running` };
+  if (!isAlive(hub.pid)) return { ok: false, code: 'dead', message: `the hub recorded in ${discoveryFile} (pid ${hub.pid}) is not running`, text };
   if (!(await answersHealth(hub.url, timeoutMs))) {
     return { ok: false, code: 'not-answering', message: `the hub at ${hub.url} (pid ${hub.pid}) does not answer GET /health` };
   }
@@ -74,4 +80,30 @@ export async function answersHealth(baseUrl: string, timeoutMs: number): Promise
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes a discovery file left by a hub that is gone (killed, crashed, or a reboot), if it still
+ * holds `staleText`: a hub starting meanwhile writes a fresh one, which must stay. The file is
+ * renamed aside first, so a fresh file written between the check and the removal is put back.
+ * Only files whose process is gone are removed; a half-written or unreadable file may be a hub
+ * starting right now, so those are left alone. Resolves true when the stale file is gone.
+ */
+export async function removeStaleDiscovery(discoveryFile: string, staleText: string): Promise<boolean> {
+  const aside = `${discoveryFile}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    await rename(discoveryFile, aside);
+  } catch (err) {
+    return errCode(err) === 'ENOENT';
+  }
+  const moved = await readFile(aside, 'utf8').catch(() => staleText);
+  if (moved !== staleText) {
+    // A hub wrote its file between our read and the rename: put it back (unless a newer one
+    // appeared since, which then wins).
+    await link(aside, discoveryFile).catch(() => undefined);
+    await unlink(aside).catch(() => undefined);
+    return false;
+  }
+  await unlink(aside).catch(() => undefined);
+  return true;
 }

@@ -9,7 +9,7 @@ import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../core/index.js';
 import { dataPaths } from '../core/index.js';
-import { discoverHub, type HubInfo } from './hub-discovery.js';
+import { discoverHub, removeStaleDiscovery, type Discovery, type HubInfo } from './hub-discovery.js';
 import { delay } from './response-reader.js';
 import { tryLock } from './start-lock.js';
 
@@ -39,6 +39,7 @@ export async function ensureHub(options: LaunchOptions): Promise<HubInfo> {
   const lockFile = path.join(options.dataDir, 'hub.start.lock');
   let found = await discoverHub(paths.discoveryFile);
   if (found.ok) return found.value;
+  await clearStale(found, paths.discoveryFile, options.logger);
   if (!options.autoStart) {
     throw new Error(`${found.message}; start it with 'patchbay serve' (this relay was told not to start one)`);
   }
@@ -102,6 +103,12 @@ async function launch(options: LaunchOptions, deadline: number): Promise<HubInfo
     }
   }
   throw new Error(`the hub did not come up within the time limit; see ${logFile}`);
+}
+
+/** A discovery file whose hub is gone is removed, so nobody else trusts it meanwhile. */
+async function clearStale(found: Discovery, discoveryFile: string, logger: Logger): Promise<void> {
+  if (found.ok || found.code !== 'dead') return;
+  if (await removeStaleDiscovery(discoveryFile, found.text)) logger.debug(`removed a stale discovery file: ${found.message}`);
 }
 
 /** Keeps one previous log: the hub log is append-only otherwise. */

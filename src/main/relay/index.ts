@@ -6,5 +6,6 @@
  */
 export { hubEndpointSource } from './hub-endpoint.js';
 export { discoverHub, type Discovery, type HubInfo } from './hub-discovery.js';
-export { runStdioRelay, type RelayEnd, type RelayOutput, type StdioRelayOptions } from './stdio-relay.js';
+export type { RelayOutput } from './output-flow.js';
+export { runStdioRelay, type RelayEnd, type StdioRelayOptions } from './stdio-relay.js';
 export { runUrlRelay, type RemoteRelayFlags, type UrlRelayOptions } from './url-relay.js';

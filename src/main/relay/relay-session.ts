@@ -12,6 +12,7 @@ import { errorResponse, type JsonRpcId, type JsonRpcRequest } from '../core/inde
 import type { Logger } from '../core/index.js';
 import { discard, headerValue, httpCall, HttpCallError, readText } from './hub-http.js';
 import type { Outgoing } from './outgoing.js';
+import type { FlowControl } from './output-flow.js';
 import { delay, readPostResponse, responseId, type ReaderContext } from './response-reader.js';
 import { runGetStream } from './get-stream.js';
 
@@ -36,6 +37,8 @@ export interface RelaySessionOptions {
   logger: Logger;
   /** Delay before resuming a stream when the server gave no `retry:` (default 1000 ms). */
   defaultRetryMs?: number;
+  /** The client's side is full: the hub's streams are not read until it drains. */
+  flow?: FlowControl;
 }
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -89,15 +92,18 @@ export class RelaySession {
     await Promise.race([all, delay(timeoutMs, this.abort.signal)]);
   }
 
-  /** Ends the session with the hub (DELETE, P16/P30) and cuts every open stream. */
-  async close(): Promise<void> {
+  /**
+   * Ends the session with the hub (DELETE, P16/P30) and cuts every open stream. `deleteSession:
+   * false` skips the DELETE, for a hub that is about to close anyway (`relay --url`'s own).
+   */
+  async close(options: { deleteSession?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
     for (const res of this.open) res.destroy();
     // Where the session lives: never look the hub up again (that could start one) just to end it.
     const endpoint = this.lastEndpoint;
-    if (this.sessionId === undefined || endpoint === undefined) return;
+    if (this.sessionId === undefined || endpoint === undefined || options.deleteSession === false) return;
     try {
       const res = await httpCall({ method: 'DELETE', url: endpoint.url, headers: this.headers(endpoint, ACCEPT_BOTH), timeoutMs: 2000 });
       discard(res);
@@ -282,6 +288,7 @@ export class RelaySession {
       logger: this.options.logger,
       defaultRetryMs: this.defaultRetryMs,
       signal: this.abort.signal,
+      ...(this.options.flow ? { flow: this.options.flow } : {}),
       onMessage: (raw, message) => this.fromHub(raw, message),
       track: (res) => {
         this.open.add(res);

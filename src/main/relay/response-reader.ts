@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { idKey, type JsonRpcId } from '../core/index.js';
 import type { Logger } from '../core/index.js';
 import { headerValue, readText } from './hub-http.js';
+import type { FlowControl } from './output-flow.js';
 import { SseParser } from '../core/index.js';
 
 export interface ReaderContext {
@@ -21,6 +22,8 @@ export interface ReaderContext {
   signal: AbortSignal;
   /** Registers an open response so shutdown can cut it. Returns an unregister function. */
   track(res: IncomingMessage): () => void;
+  /** Backpressure from the client: when blocked, a stream is paused until the output drains. */
+  flow?: FlowControl;
 }
 
 /** Most resumption attempts in a row that bring no message. */
@@ -73,15 +76,17 @@ export async function readPostResponse(res: IncomingMessage, ids: readonly JsonR
 }
 
 /** Feeds a response's body to an SSE parser until it ends, breaks, or `done()` says enough. */
-export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderContext, 'track' | 'logger'>, done: () => boolean = () => false): Promise<void> {
+export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderContext, 'track' | 'logger' | 'flow'>, done: () => boolean = () => false): Promise<void> {
   return new Promise((resolve) => {
     const untrack = ctx.track(res);
     let finished = false;
     let grace: NodeJS.Timeout | undefined;
+    let cancelResume: (() => void) | undefined;
     const finish = (): void => {
       if (finished) return;
       finished = true;
       clearTimeout(grace);
+      cancelResume?.();
       untrack();
       resolve();
     };
@@ -103,6 +108,16 @@ export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderCo
           finish();
         }, 1000);
         grace.unref();
+      }
+      // The client is not reading: leave the rest in the socket (TCP holds the hub back) until
+      // stdout drains. What this chunk carried is out already; nothing is dropped.
+      const flow = ctx.flow;
+      if (flow?.blocked && !finished && cancelResume === undefined) {
+        res.pause();
+        cancelResume = flow.onDrain(() => {
+          cancelResume = undefined;
+          if (!finished) res.resume();
+        });
       }
     });
     res.once('end', finish);

@@ -7,14 +7,8 @@ import type { Logger } from '../core/index.js';
 import { LineReader } from '../core/index.js';
 import { closeIdleSockets } from './hub-http.js';
 import { parseOutgoing } from './outgoing.js';
+import { OutputFlow, type RelayOutput } from './output-flow.js';
 import { RelaySession, type EndpointSource } from './relay-session.js';
-
-/** Where messages for the client go: process.stdout, or anything with `write` in tests. */
-export interface RelayOutput {
-  write(text: string): unknown;
-  on?(event: 'error', listener: (err: Error) => void): unknown;
-  off?(event: 'error', listener: (err: Error) => void): unknown;
-}
 
 export interface StdioRelayOptions {
   stdin: NodeJS.ReadableStream;
@@ -27,6 +21,11 @@ export interface StdioRelayOptions {
   signals?: NodeJS.Signals[];
   /** Stream resumption delay when the server gives none (ms). */
   defaultRetryMs?: number;
+  /**
+   * DELETE the session on the hub when the relay ends (default true). `relay --url` closes its
+   * embedded hub right after, which ends the session (and the remote's) without the extra trip.
+   */
+  deleteSession?: boolean;
 }
 
 export type RelayEnd = 'stdin-closed' | 'parent-exited' | 'stdout-closed' | NodeJS.Signals;
@@ -39,12 +38,14 @@ const EOF_GRACE_MS = 2000;
 export async function runStdioRelay(options: StdioRelayOptions): Promise<RelayEnd> {
   const { stdin, stdout, logger } = options;
   let stdoutOpen = true;
+  const flow = new OutputFlow(stdout);
   const session = new RelaySession({
     endpoint: options.endpoint,
     logger,
+    flow,
     ...(options.defaultRetryMs !== undefined ? { defaultRetryMs: options.defaultRetryMs } : {}),
     deliver: (json) => {
-      if (stdoutOpen) stdout.write(json + '\n');
+      if (stdoutOpen) flow.write(json + '\n');
     },
   });
   // The hub is found (or started) on the first message, not before: a relay whose client goes
@@ -109,8 +110,8 @@ export async function runStdioRelay(options: StdioRelayOptions): Promise<RelayEn
   // A client that wrote its last requests and closed stdin (`printf … | patchbay relay x`) still
   // gets their answers, briefly; a signal or a dead parent means nobody is listening any more.
   if (ended === 'stdin-closed') await session.drain(EOF_GRACE_MS);
-  logger.debug(`relay ending (${ended}); deleting the session`);
-  await session.close();
+  logger.debug(`relay ending (${ended})`);
+  await session.close({ deleteSession: options.deleteSession !== false });
   closeIdleSockets();
   return ended;
 }

@@ -49,9 +49,9 @@ describe('relay --url config', () => {
 
 describe('relay opener', () => {
   // The stand-in for the platform opener: records how it was asked to open.
-  const fakePlatform = (calls: string[][]) => (o?: { run?: (command: string, args: string[]) => Promise<void> }): OpenUrl => async (url) => {
+  const fakePlatform = (calls: string[][]) => (o?: { open?: (url: string) => Promise<void> }): OpenUrl => async (url) => {
     calls.push(['platform', url]);
-    await o?.run?.('xdg-open', [url]);
+    await o?.open?.(url);
   };
 
   it.runIf(process.platform !== 'win32')('runs $BROWSER with the URL as one literal argument', async () => {
@@ -78,8 +78,8 @@ describe('relay opener', () => {
   it('uses the platform opener when $BROWSER is not set', async () => {
     const calls: string[][] = [];
     let ran: string[] | undefined;
-    const platform = (o?: { run?: (command: string, args: string[]) => Promise<void> }): OpenUrl => {
-      ran = o?.run ? ['custom'] : ['default'];
+    const platform = (o?: { open?: (url: string) => Promise<void> }): OpenUrl => {
+      ran = o?.open ? ['custom'] : ['default'];
       return fakePlatform(calls)(o);
     };
     await relayOpener(platform, {})('http://x/', { serverId: 's' });

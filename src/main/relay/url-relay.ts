@@ -15,7 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { dataPaths, FileSecretStore, readHubToken, loadEngine, platformOpener, type Logger, type OpenUrl } from '../core/index.js';
 import { delay } from './response-reader.js';
-import { runStdioRelay, type RelayOutput } from './stdio-relay.js';
+import type { RelayOutput } from './output-flow.js';
+import { runStdioRelay } from './stdio-relay.js';
 
 export interface RemoteRelayFlags {
   headers: Record<string, string>;
@@ -88,6 +89,8 @@ export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
       logger: options.logger,
       // The engine lives as long as this process: its address never changes.
       endpoint: { get: async () => ({ url, token }), invalidate: () => undefined },
+      // Its close below ends the session (and the remote's) at once.
+      deleteSession: false,
     });
   } finally {
     // Clients give a relay a moment after closing stdin, then SIGTERM it. The signal must not
@@ -96,7 +99,10 @@ export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
     const hurry = (): void => removeHome();
     process.on('SIGTERM', hurry);
     process.on('SIGINT', hurry);
-    await Promise.race([engine?.close(), delay(SHUTDOWN_MS)]);
+    // The timer goes with the race: left running it would hold the process up to its end.
+    const bound = new AbortController();
+    await Promise.race([engine?.close(), delay(SHUTDOWN_MS, bound.signal)]);
+    bound.abort();
     await secrets.close();
     await rm(home, { recursive: true, force: true });
     process.off('exit', removeHome);
@@ -109,19 +115,19 @@ export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
 const SHUTDOWN_MS = 3000;
 
 /**
- * The platform opener (prints the URL to stderr, then `open` / `xdg-open` / `start`), except that
- * a set $BROWSER is run directly on POSIX (as a shell command, the URL as its last argument or in
- * place of `%s`): xdg-open is missing on many servers and CI machines, and its $BROWSER support
- * depends on the desktop environment.
+ * The platform opener (prints the URL to stderr, then opens it with the `open` package), except
+ * that a set $BROWSER is run directly on POSIX (as a shell command, the URL as its last argument
+ * or in place of `%s`): xdg-open is missing on many servers and CI machines, and its $BROWSER
+ * support depends on the desktop environment.
  */
-export function relayOpener(platformOpener: (o?: { run?: (command: string, args: string[]) => Promise<void> }) => OpenUrl, env: Readonly<Record<string, string | undefined>> = process.env): OpenUrl {
+export function relayOpener(platformOpener: (o?: { open?: (url: string) => Promise<void> }) => OpenUrl, env: Readonly<Record<string, string | undefined>> = process.env): OpenUrl {
   const browser = env.BROWSER?.trim();
   if (!browser || process.platform === 'win32') return platformOpener();
   const command = browser.includes('%s') ? browser.split('%s').join('"$1"') : `${browser} "$1"`;
   return platformOpener({
-    run: (_opener, args) =>
+    open: (url) =>
       new Promise((resolve, reject) => {
-        const url = args[args.length - 1] ?? '';
+        // The URL is a positional parameter of the shell, never part of the command text.
         const child = spawn('/bin/sh', ['-c', command, 'sh', url], { detached: true, stdio: 'ignore' });
         child.once('error', (err) => reject(new Error(`$BROWSER: ${err.message}`)));
         child.once('spawn', () => {

@@ -154,7 +154,8 @@ async function relay(ctx: CommandContext): Promise<number> {
   }
   const endpoint = hubEndpointSource(server, {
     dataDir,
-    serveCommand: { command: process.execPath, args: [BIN, 'serve'] },
+    // Its output goes to <data dir>/logs/hub.log: no one-time UI login link in a file on disk.
+    serveCommand: { command: process.execPath, args: [BIN, 'serve', '--no-login-link'] },
     autoStart: values['no-start'] !== true,
     logger,
   });

@@ -1,6 +1,5 @@
 /** `patchbay serve`: the headless shell — the same engine as the desktop app, on loopback, until a signal. */
-import { spawn } from 'node:child_process';
-import { ensureDataDir, loadEngine, type EngineOptions, type RunningEngine } from '../../core/index.js';
+import { ensureDataDir, loadEngine, platformOpener, type EngineOptions, type RunningEngine } from '../../core/index.js';
 import {
   EXIT_OK,
   UsageError,
@@ -17,7 +16,8 @@ export const serveCommand: CliCommand = {
   details: [
     'Serves every configured server at http://127.0.0.1:<port>/mcp/<server>. Clients must present',
     'the hub token stored in <data dir>/hub-token (the token itself is never printed).',
-    'The UI is at http://127.0.0.1:<port>/ui/; a one-time login link for it is printed at start.',
+    'The UI is at http://127.0.0.1:<port>/ui/; a one-time login link for it is printed at start',
+    '(not with --no-login-link: then log in on the page with the hub token).',
   ].join('\n'),
   options: [
     CONFIG_OPTION,
@@ -44,6 +44,12 @@ export const serveCommand: CliCommand = {
       name: 'open',
       type: 'boolean',
       description: 'Open the UI in the default browser, logged in through a one-time link',
+    },
+    {
+      name: 'no-login-link',
+      type: 'boolean',
+      description:
+        'Do not print the one-time UI login link (output kept in a file: the relay starts the hub with it)',
     },
   ],
   examples: [
@@ -95,12 +101,15 @@ async function serve(ctx: CommandContext): Promise<number> {
   } else {
     lines.push(`  clients must send the hub token stored in ${engine.tokenFile}`);
   }
-  // A one-time ticket, not the hub token: it is traded for a browser cookie on first use.
-  const loginUrl = engine.uiLoginUrl();
-  lines.push(`  UI: ${loginUrl}${options.auth === false ? '' : '  (one-time login link)'}`);
+  // A one-time ticket, not the hub token: it is traded for a browser cookie on first use. Still a
+  // credential until then, so it is not printed where the output is kept on disk (issue 17 item
+  // 12: the relay's auto-started hub logs to <data dir>/logs/hub.log).
+  if (options.auth === false) lines.push(`  UI: ${engine.url}/ui/`);
+  else if (values['no-login-link'] === true) lines.push(`  UI: ${engine.url}/ui/  (log in with the hub token)`);
+  else lines.push(`  UI: ${engine.uiLoginUrl()}  (one-time login link)`);
   lines.push('  press Ctrl-C to stop');
   io.stderr.write(lines.join('\n') + '\n');
-  if (values.open === true) openInBrowser(loginUrl, io);
+  if (values.open === true) void openInBrowser(engine.uiLoginUrl(), io);
 
   const signal = await waitForSignal();
   io.stderr.write(`patchbay: ${signal} received, shutting down (again to force)\n`);
@@ -134,23 +143,15 @@ function engineOptions(ctx: CommandContext): EngineOptions {
   return options;
 }
 
-/** The platform's opener; a failure is reported, never fatal (the link is printed anyway). */
-function openInBrowser(url: string, io: CliIo): void {
-  const [command, args] =
-    io.platform === 'darwin'
-      ? ['open', [url]]
-      : io.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  const fail = (reason: string): void => {
-    io.stderr.write(`patchbay: could not open a browser (${reason}); open the UI link above yourself\n`);
-  };
+/**
+ * Opens the UI with the `open` package (PowerShell on Windows and WSL, so the URL arrives intact);
+ * a failure is reported, never fatal: the page can be opened by hand.
+ */
+async function openInBrowser(url: string, io: CliIo): Promise<void> {
   try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true, windowsHide: true });
-    child.once('error', (err) => fail(err.message));
-    child.unref();
+    await platformOpener({ print: () => undefined })(url, { serverId: 'ui' });
   } catch (err) {
-    fail((err as Error).message);
+    io.stderr.write(`patchbay: could not open a browser (${(err as Error).message}); open the UI at the address above yourself\n`);
   }
 }
 

@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine, type RunningEngine } from '../engine/engine.js';
 
@@ -91,4 +92,35 @@ describe('/api bridge', () => {
     expect(text).toContain('$.mcpServers.fx.command');
     await reader.cancel();
   });
+
+  it('answers malformed percent-encoding in a call name with 400 and a JSON error, never 500 (issue 17 item 5)', async () => {
+    const { token } = await start();
+    // Raw paths: a URL parser could normalise them; a client on the wire need not.
+    for (const raw of ['/api/call/%E0%A4%A', '/api/call/%', '/api/call/%ZZ', '/api/call/hub.status%']) {
+      const res = await rawPost(engine!.port, raw, token);
+      expect(res.status, raw).toBe(400);
+      expect(res.headers['content-type'], raw).toContain('application/json');
+      expect(JSON.parse(res.body), raw).toMatchObject({ ok: false, code: 'bad_request', message: expect.stringContaining('percent-encoding') });
+    }
+    // A well-formed escape still names its call.
+    expect((await rawPost(engine!.port, '/api/call/hub%2Estatus', token)).status).toBe(200);
+    // The hub's other prefixes answer such paths with a 4xx too, each in its own format.
+    for (const raw of ['/mcp/%E0%A4%A', '/ui/%E0%A4%A', '/ui/%ZZ']) {
+      const res = await rawPost(engine!.port, raw, token, 'GET');
+      expect(res.status, raw).toBeGreaterThanOrEqual(400);
+      expect(res.status, raw).toBeLessThan(500);
+    }
+  });
 });
+
+function rawPost(port: number, rawPath: string, token: string, method = 'POST'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: rawPath, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, Accept: 'application/json, text/event-stream' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(method === 'POST' ? '{}' : undefined);
+  });
+}

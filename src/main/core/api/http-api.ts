@@ -19,7 +19,10 @@ export function apiRoute(registry: ApiRegistry, options: { keepAliveMs?: number 
     handle: async (req, res, path, cors) => {
       if (path.startsWith('/api/call/')) {
         if (req.method !== 'POST') return sendJson(res, 405, { ok: false, code: 'method_not_allowed', message: 'API calls are POST' }, { ...cors, Allow: 'POST' });
-        return handleCall(registry, req, res, decodeURIComponent(path.slice('/api/call/'.length)), cors);
+        const name = decodeName(path.slice('/api/call/'.length));
+        // `/api/call/%E0%A4%A`, `%`, `%ZZ`: a client's mistake (400), never a crash of ours (500).
+        if (name === undefined) return sendJson(res, 400, { ok: false, code: 'bad_request', message: 'The call name in the URL has malformed percent-encoding' }, cors);
+        return handleCall(registry, req, res, name, cors);
       }
       if (path === '/api/events') {
         if (req.method !== 'GET') return sendJson(res, 405, { ok: false, code: 'method_not_allowed', message: 'the event stream is GET' }, { ...cors, Allow: 'GET' });
@@ -29,6 +32,14 @@ export function apiRoute(registry: ApiRegistry, options: { keepAliveMs?: number 
       sendJson(res, 404, { ok: false, code: 'not_found', message: `No API endpoint ${path}` }, cors);
     },
   };
+}
+
+function decodeName(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
 }
 
 async function handleCall(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, name: string, cors: Record<string, string>): Promise<void> {

@@ -54,6 +54,12 @@ describe('client registry', () => {
     expect(first('goose', { ...linux, env: { XDG_CONFIG_HOME: 'relative/ignored' } })).toBe('/home/ada/.config/goose/config.yaml');
   });
 
+  it('after an export, suggests a check that starts the server, not one that only prints the config', () => {
+    // `codex mcp list` reads config.toml back; a session's /mcp shows what actually started.
+    expect(clientDef('codex').restartHint).not.toContain('mcp list');
+    expect(clientDef('codex').restartHint).toContain('/mcp');
+  });
+
   it('gives Codex entry names it accepts', () => {
     expect(clientDef('codex').entryName?.('my.server')).toBe('my_server');
   });

@@ -192,7 +192,9 @@ export const CLIENTS: readonly ClientDef[] = [
     binaries: ['codex'],
     desktop: false,
     entryName: (id) => id.replace(/[^A-Za-z0-9_-]/g, '_'),
-    restartHint: 'Start a new Codex session (check with `codex mcp list`).',
+    // Not `codex mcp list`: it only prints the config. `/mcp` lists the tools of the servers the
+    // session actually started, so a server that failed shows none.
+    restartHint: 'Start a new Codex session; its /mcp command lists the tools of each server it could start.',
   },
   {
     id: 'gemini',

@@ -32,7 +32,7 @@ describe('client shapes', () => {
 
   it('write each client’s own key names, and read them back', () => {
     expect(windsurfShape.writeHttp!(url, 'fs')).toEqual({ serverUrl: url.url, headers: url.headers });
-    expect(geminiShape.writeHttp!(url, 'fs')).toEqual({ httpUrl: url.url, headers: url.headers });
+    expect(geminiShape.writeHttp!(url, 'fs')).toEqual({ type: 'http', url: url.url, headers: url.headers });
     expect(codexShape.writeHttp!(url, 'fs')).toEqual({ url: url.url, http_headers: url.headers });
     expect(clineShape.writeHttp!(url, 'fs')).toMatchObject({ type: 'streamableHttp' });
     expect(opencodeShape.writeStdio!(stdio, 'fs')).toEqual({ type: 'local', command: ['/n', '/p.js', 'relay', 'fs'], enabled: true, environment: { PATCHBAY_HOME: '/d' } });
@@ -48,7 +48,11 @@ describe('client shapes', () => {
     expect(zedShape.read({ source: 'custom', command: { path: 'npx', args: ['x'], env: {} } })).toMatchObject({ kind: 'stdio', command: 'npx' });
     expect(zedShape.read({ source: 'extension', settings: {} })).toMatchObject({ kind: 'unsupported' });
     expect(gooseShape.read({ type: 'builtin', name: 'developer' })).toMatchObject({ kind: 'unsupported' });
-    expect(geminiShape.read({ url: 'https://x/sse' })).toMatchObject({ kind: 'http', transport: 'sse' });
+    // Gemini 0.61: a typed `url`, the deprecated `httpUrl`, and a bare `url` (HTTP, else SSE).
+    expect(geminiShape.read({ url: 'https://x/sse', type: 'sse' })).toMatchObject({ kind: 'http', transport: 'sse' });
+    expect(geminiShape.read({ url: 'https://x/mcp', type: 'http' })).toMatchObject({ kind: 'http', transport: 'http' });
+    expect(geminiShape.read({ httpUrl: 'https://x/mcp' })).toMatchObject({ kind: 'http', url: 'https://x/mcp', transport: 'http' });
+    expect(geminiShape.read({ url: 'https://x/mcp' })).toMatchObject({ kind: 'http', transport: 'auto' });
     expect(clineShape.read({ url: 'https://x/sse' })).toMatchObject({ kind: 'http', transport: 'sse' });
   });
 });

@@ -78,8 +78,12 @@ export const vscodeShape = mcpJsonShape({ urlKey: 'url', stdioType: 'stdio', htt
 export const cursorShape = mcpJsonShape({ urlKey: 'url' });
 export const lmStudioShape = mcpJsonShape({ urlKey: 'url' });
 export const windsurfShape = mcpJsonShape({ urlKey: 'serverUrl', untyped: 'http' });
-/** Gemini CLI: `httpUrl` is Streamable HTTP, `url` is legacy SSE. */
-export const geminiShape = mcpJsonShape({ urlKey: 'httpUrl', readUrlKeys: [['url', 'sse']], untyped: 'http' });
+/**
+ * Gemini CLI (0.61 and later): `url` with `type: "http"` (Streamable HTTP) or `"sse"`; a `url`
+ * without a type is Streamable HTTP with a fallback to SSE. `httpUrl` is the deprecated spelling
+ * of the first (Gemini warns about it), still read; older releases took a bare `url` as SSE.
+ */
+export const geminiShape = mcpJsonShape({ urlKey: 'url', httpType: 'http', readUrlKeys: [['httpUrl', 'http']], untyped: 'auto' });
 /** Cline: a URL without a type means SSE to Cline, so ours always say `streamableHttp`. */
 export const clineShape = mcpJsonShape({ urlKey: 'url', httpType: 'streamableHttp', untyped: 'sse' });
 

@@ -33,7 +33,9 @@ export async function loadOrCreateHubToken(tokenFile: string): Promise<string> {
   await mkdir(path.dirname(tokenFile), { recursive: true, mode: 0o700 });
   const token = generateHubToken();
   if (await createExclusively(tokenFile, token)) {
-    log.info('created a new hub token', { file: tokenFile });
+    // Debug, not info: `relay --url` creates one for its embedded hub at every start, and a
+    // relay's stderr lands in the client's log (issue 17 item 12).
+    log.debug('created a new hub token', { file: tokenFile });
     return token;
   }
   // Another process won the race: use its token.

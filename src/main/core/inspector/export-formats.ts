@@ -1,8 +1,10 @@
 /**
  * Exports of one session: JSONL (its summary, then every event, in the history file format) and
  * HAR 1.2 (one entry per exchange, for HAR viewers; Patchbay's own fields under `_patchbay`).
- * Both are built from already-redacted events.
+ * Both are built from already-redacted events. The HAR is typed with `@types/har-format` (the
+ * HAR 1.2 spec as types), so a field a viewer needs cannot go missing unnoticed.
  */
+import type { Entry, Header, Log } from 'har-format';
 import type { CaptureEvent, Exchange, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { sessionLine } from './history-read.js';
 
@@ -10,12 +12,12 @@ export function sessionJsonl(summary: InspectorSession, events: CaptureEvent[]):
   return [sessionLine(summary), ...events.map((e) => JSON.stringify(e))].join('\n') + '\n';
 }
 
-interface HarHeader {
-  name: string;
-  value: string;
+/** HAR 1.2 allows custom fields starting with `_` anywhere; the types list them on entries only. */
+interface PatchbayHar {
+  log: Log & { _patchbay: { session: InspectorSession } };
 }
 
-function headerList(headers: Record<string, string> | undefined): HarHeader[] {
+function headerList(headers: Record<string, string> | undefined): Header[] {
   return Object.entries(headers ?? {}).map(([name, value]) => ({ name, value }));
 }
 
@@ -27,7 +29,7 @@ function text(message: unknown): string {
 export function sessionHar(summary: InspectorSession, exchanges: Exchange[], events: CaptureEvent[], hubUrl: string, version: string): string {
   const bySeq = new Map(events.map((e) => [e.seq, e]));
   const url = `${hubUrl}/mcp/${encodeURIComponent(summary.server)}`;
-  const entries = exchanges.map((x) => {
+  const entries = exchanges.map((x): Entry => {
     const requestEvent = bySeq.get(x.requestSeq);
     const responseEvent = x.responseSeq === undefined ? undefined : bySeq.get(x.responseSeq);
     const body = text(x.request);
@@ -64,7 +66,7 @@ export function sessionHar(summary: InspectorSession, exchanges: Exchange[], eve
       _patchbay: meta,
     };
   });
-  const har = {
+  const har: PatchbayHar = {
     log: {
       version: '1.2',
       creator: { name: 'patchbay', version },

@@ -23,10 +23,30 @@ export interface LogRecord {
 export type LogSink = (record: LogRecord) => void;
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/**
+ * Reads a log level as a person writes it (`PATCHBAY_LOG_LEVEL`, case and spaces forgiven).
+ * Anything else is refused with a message that lists the levels: an unknown word used to turn
+ * debug logging on (issue 17 item 11), since no level compared below it.
+ */
+export function parseLogLevel(text: string): { ok: true; value: LogLevel } | { ok: false; message: string } {
+  const level = text.trim().toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return { ok: true, value: level as LogLevel };
+  return { ok: false, message: `PATCHBAY_LOG_LEVEL=${JSON.stringify(text)} is not a log level (use ${LOG_LEVELS.join(', ')}); logging at info` };
+}
 
 let sink: LogSink = defaultSink;
-let threshold: LogLevel = (process.env.PATCHBAY_LOG_LEVEL as LogLevel | undefined) ?? 'info';
 let scrubbers: Array<(text: string) => string> = [];
+let threshold: LogLevel = 'info';
+const fromEnv = process.env.PATCHBAY_LOG_LEVEL;
+if (fromEnv !== undefined && fromEnv !== '') {
+  const parsed = parseLogLevel(fromEnv);
+  // A bad setting must not stop a relay (clients start it unattended): say so once, on stderr
+  // where the client keeps the relay's log, and keep the default.
+  if (parsed.ok) threshold = parsed.value;
+  else defaultSink({ time: Date.now(), level: 'warn', scope: 'log', message: parsed.message });
+}
 
 function defaultSink(record: LogRecord): void {
   const fields = record.fields && Object.keys(record.fields).length > 0 ? ' ' + JSON.stringify(record.fields) : '';
@@ -39,6 +59,8 @@ export function setLogSink(next: LogSink | undefined): void {
 }
 
 export function setLogLevel(level: LogLevel): void {
+  // Typed, but also called from plain JavaScript (tests, scripts): an unknown level is refused.
+  if (!(level in order)) throw new Error(`not a log level: ${String(level)} (use ${LOG_LEVELS.join(', ')})`);
   threshold = level;
 }
 

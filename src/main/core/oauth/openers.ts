@@ -3,52 +3,48 @@
  * injects an `OpenUrl` (the desktop app: Electron's shell.openExternal).
  *
  * - `platformOpener`: the headless shell and the relay. Prints the URL to stderr (a terminal or a
- *   client's log shows it even where no browser can open) and runs the platform's opener:
- *   `open` (macOS), `xdg-open` (Linux and the BSDs; it honours $BROWSER), `start` (Windows).
+ *   client's log shows it even where no browser can open) and opens it with the `open` package:
+ *   `open` on macOS; PowerShell's `Start` on Windows and in WSL, the URL passed Base64-encoded so
+ *   that no `&` or `%` is touched on the way (issue 17 item 9: `cmd /c start "" "…^&…"` kept the
+ *   escape carets inside the quotes); `xdg-open` elsewhere (it honours $BROWSER).
  * - `followRedirectsOpener`: tests and the conformance run. Fetches the authorization URL and
  *   follows its redirects, which end at the hub's `/oauth/callback` when the authorization server
  *   approves without asking anyone.
  */
-import { spawn } from 'node:child_process';
 
 export type OpenUrl = (url: string, context: { serverId: string }) => void | Promise<void>;
 
+/** The `open` package's default export, as far as it is used here. */
+export type OpenTarget = (target: string) => Promise<unknown>;
+
+/** Loads `open`: ESM-only and with dependencies of its own, so loaded on first use, never at start. */
+export type LoadOpen = () => Promise<OpenTarget>;
+
+const loadOpenPackage: LoadOpen = async () => (await import('open')).default;
+
+/**
+ * Opens `url` in the default browser. Resolves once the opener process started (on Windows, once
+ * PowerShell handed the URL over); rejects when it cannot start (`xdg-open` missing, say).
+ * `load` is for tests: a copy of `open` evaluated as on another platform.
+ */
+export async function openInBrowser(url: string, load: LoadOpen = loadOpenPackage): Promise<void> {
+  const open = await load();
+  await open(url);
+}
+
 export interface PlatformOpenerOptions {
-  platform?: NodeJS.Platform;
   /** Where the "open this URL" line goes; default stderr. */
   print?: (line: string) => void;
-  /** For tests: runs the opener command instead of spawning it. */
-  run?: (command: string, args: string[]) => Promise<void>;
-}
-
-/** The command line that opens `url` in the default browser on `platform`. */
-export function openerCommand(url: string, platform: NodeJS.Platform): { command: string; args: string[] } {
-  if (platform === 'darwin') return { command: 'open', args: [url] };
-  // `start` is a cmd built-in; the empty title keeps a quoted URL from being taken as one, and
-  // cmd's metacharacters in the query (&, |, ^, <, >) must be escaped with ^.
-  if (platform === 'win32') return { command: 'cmd', args: ['/d', '/s', '/c', `start "" "${url.replace(/[&|^<>%]/g, '^$&')}"`] };
-  return { command: 'xdg-open', args: [url] };
-}
-
-function spawnDetached(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsVerbatimArguments: command === 'cmd' });
-    child.once('error', (err) => reject(new Error(`${command}: ${err.message}`)));
-    child.once('spawn', () => {
-      child.unref();
-      resolve();
-    });
-  });
+  /** Opens the URL; default `openInBrowser`. The relay puts $BROWSER here; tests a recorder. */
+  open?: (url: string) => Promise<void>;
 }
 
 export function platformOpener(options: PlatformOpenerOptions = {}): OpenUrl {
-  const platform = options.platform ?? process.platform;
   const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const run = options.run ?? spawnDetached;
+  const open = options.open ?? ((url: string) => openInBrowser(url));
   return async (url, { serverId }) => {
     print(`patchbay: sign in to '${serverId}' in your browser. If it does not open, open this URL:\n  ${url}`);
-    const { command, args } = openerCommand(url, platform);
-    await run(command, args);
+    await open(url);
   };
 }
 

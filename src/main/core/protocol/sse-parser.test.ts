@@ -55,4 +55,58 @@ describe('SseParser', () => {
     const parser = new SseParser(() => undefined, 10);
     expect(() => parser.push('data: 0123456789')).toThrow(/longer than 10/);
   });
+
+  it('parses a multi-MiB event fed in small chunks, looking at each character a bounded number of times', () => {
+    // A screenshot-sized tool result: one `data:` line of many MiB, arriving 64 KiB at a time.
+    const run = (mib: number): { parser: SseParser; input: number; events: SseEvent[] } => {
+      const payload = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { blob: 'x'.repeat(mib * 1024 * 1024) },
+      });
+      const text = `id: big\ndata: ${payload}\n\ndata: after\r\n\r\n`;
+      const events: SseEvent[] = [];
+      const parser = new SseParser((e) => events.push(e));
+      for (let at = 0; at < text.length; at += 64 * 1024)
+        parser.push(text.slice(at, at + 64 * 1024));
+      expect(events.map((e) => e.data.length)).toEqual([payload.length, 'after'.length]);
+      expect(events[0]!.data === payload).toBe(true);
+      expect(events[0]!.id).toBe('big');
+      return { parser, input: text.length, events };
+    };
+    const small = run(4);
+    const large = run(16);
+    // Searching for `\n` and for `\r` each looks at a character at most once: never more than 2×
+    // the input, and four times the input costs four times the work (a quadratic scan: ~16×).
+    expect(small.parser.scannedChars).toBeLessThanOrEqual(2 * small.input);
+    expect(large.parser.scannedChars).toBeLessThanOrEqual(2 * large.input);
+    expect(large.parser.scannedChars / small.parser.scannedChars).toBeLessThan(4.5);
+  });
+
+  it('stays linear for many small events in one large chunk', () => {
+    const text = 'data: {"n":1}\n\n'.repeat(100_000);
+    const events: SseEvent[] = [];
+    const parser = new SseParser((e) => events.push(e));
+    parser.push(text);
+    expect(events).toHaveLength(100_000);
+    expect(parser.scannedChars).toBeLessThanOrEqual(2 * text.length);
+  });
+
+  it('keeps a line that spans many chunks, and a CRLF split at every position', () => {
+    const text = 'id: 7\r\ndata: ' + 'ab'.repeat(50) + '\r\n\r\n';
+    for (let size = 1; size <= 7; size++) {
+      const chunks: string[] = [];
+      for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
+      const { events } = parse(chunks);
+      expect(events, `chunks of ${size}`).toEqual([
+        { event: 'message', data: 'ab'.repeat(50), id: '7' },
+      ]);
+    }
+  });
+
+  it('remembers an id sent in an event without data (resumption needs it, P12)', () => {
+    const { events, parser } = parse(['id: only-id\n\n']);
+    expect(events).toEqual([]);
+    expect(parser.lastEventId).toBe('only-id');
+  });
 });

@@ -53,6 +53,12 @@ describe('JSON edits', () => {
     expect(!result.ok && result.message).toMatch(/strict JSON/);
     expect(parseClientText('jsonc', '{\n  // fine\n  "a": 1,\n}').ok).toBe(true);
   });
+
+  it('words syntax errors as config.json’s are worded (one function for both, config/json-syntax.ts)', () => {
+    expect(parseClientText('json', '{"a": 1,}')).toMatchObject({ ok: false, line: 1, column: 8, message: expect.stringContaining('trailing comma: JSON does not allow a comma before } at line 1, column 8') });
+    expect(parseClientText('jsonc', "{'a': 1}")).toMatchObject({ ok: false, message: expect.stringContaining('must use double quotes') });
+    expect(parseClientText('jsonc', '{"a": 01}')).toMatchObject({ ok: false, message: expect.stringContaining('numbers must not start with 0') });
+  });
 });
 
 describe('TOML edits', () => {

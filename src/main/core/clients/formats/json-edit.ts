@@ -3,34 +3,22 @@
  * written (jsonc-parser's own formatter would re-indent neighbouring lines, so insertions are
  * placed and indented here), comments and formatting elsewhere stay byte for byte.
  */
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { lineAndColumn } from '../../config/json-syntax.js';
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node } from 'jsonc-parser';
+import { findJsonSyntaxError } from '../../config/json-syntax.js';
 import { isRecord } from '../neutral-entry.js';
 import { EditError, type ContainerEdit, type ContainerSpec, type ParseResult } from './format.js';
 
-/** `strict`: plain JSON as JSON.parse reads it (no comments, no trailing commas). */
+/** `strict`: plain JSON as JSON.parse reads it (no comments, no trailing commas); else JSONC. */
 export function parseJson(text: string, strict: boolean): ParseResult {
-  const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { disallowComments: strict, allowTrailingComma: !strict, allowEmptyContent: false });
-  const first = errors[0];
-  if (first) {
-    const where = lineAndColumn(text, first.offset);
-    const hint = strict && parsesLeniently(text) ? ' (this client reads strict JSON: comments and trailing commas make it fail)' : '';
-    return { ok: false, message: `${describe(first)} at line ${where.line}, column ${where.column}${hint}`, line: where.line, column: where.column };
+  // The same positions and wording as config.json's errors (config/json-syntax.ts).
+  const error = findJsonSyntaxError(text, { jsonc: !strict });
+  if (error) {
+    const hint = strict && findJsonSyntaxError(text, { jsonc: true }) === undefined ? ' (this client reads strict JSON: comments and trailing commas make it fail)' : '';
+    return { ok: false, message: `${error.message} at line ${error.line}, column ${error.column}${hint}`, line: error.line, column: error.column };
   }
+  const data: unknown = parse(text, [], { disallowComments: strict, allowTrailingComma: !strict, allowEmptyContent: false });
   if (!isRecord(data)) return { ok: false, message: 'the file must hold a JSON object at the top level', line: 1, column: 1 };
   return { ok: true, data };
-}
-
-function parsesLeniently(text: string): boolean {
-  const errors: ParseError[] = [];
-  parse(text, errors, { disallowComments: false, allowTrailingComma: true });
-  return errors.length === 0;
-}
-
-function describe(error: ParseError): string {
-  const words = printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 interface Style {
