@@ -15,6 +15,11 @@ const common = {
   disabled: z.boolean().optional(),
   /** Per-request timeout upstream, in milliseconds; progress notifications reset it. */
   requestTimeoutMs: z.number().int().positive().max(86_400_000).optional(),
+  /**
+   * How long the server may take to answer `initialize` — its start-up (default 60 s; a first
+   * `npx -y` download may need more). Past it the client gets an error with the server's stderr.
+   */
+  startupTimeoutMs: z.number().int().positive().max(86_400_000).optional(),
 };
 
 export const stdioServerSchema = z.looseObject({

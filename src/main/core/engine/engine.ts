@@ -149,6 +149,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     maxSessions: settings.maxSessions ?? DEFAULT_MAX_SESSIONS,
     sessionIdleTimeoutMs: settings.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
     requestTimeoutMs: 5 * 60_000,
+    startupTimeoutMs: 60_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     tickMs: options.tickMs ?? 1000,
     streamLimits: { maxEvents: 1000, maxBytes: 8 * 1024 * 1024 },

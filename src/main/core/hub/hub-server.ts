@@ -26,6 +26,8 @@ export interface HubOptions {
   maxSessions: number;
   sessionIdleTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Default for servers that set no `startupTimeoutMs`: how long `initialize` may take. */
+  startupTimeoutMs: number;
   keepAliveMs: number;
   tickMs: number;
   streamLimits: StreamLimits;
@@ -51,8 +53,12 @@ function isUnder(path: string, prefix: string): boolean {
 
 export class Hub {
   readonly sessions = new Map<string, Session>();
-  /** Sessions opened inside the engine (openLocalSession): ticked for deadlines, closed with the hub. */
-  private readonly localSessions = new Set<Session>();
+  /**
+   * Sessions not (or not yet) in the table: those opened inside the engine (openLocalSession), a
+   * stateless server's per-request ones, and any still initializing. Ticked for their deadlines
+   * and closed with the hub like the others.
+   */
+  private readonly outsideTable = new Set<Session>();
   private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly sockets = new Set<Socket>();
@@ -73,7 +79,15 @@ export class Hub {
       maxSessions: options.maxSessions,
       version: options.version,
       isClosed: () => this.closed,
-      newSession: (id, runtime) => new Session(id, runtime.id, this.sessionHost(runtime)),
+      newSession: (id, runtime) => {
+        const session = new Session(id, runtime.id, this.sessionHost(runtime));
+        this.outsideTable.add(session);
+        return session;
+      },
+      register: (session) => {
+        this.outsideTable.delete(session);
+        this.sessions.set(session.id, session);
+      },
     };
   }
 
@@ -129,7 +143,7 @@ export class Hub {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await Promise.all([...this.sessions.values(), ...this.localSessions].map((s) => s.close()));
+    await Promise.all([...this.sessions.values(), ...this.outsideTable].map((s) => s.close()));
     const server = this.server;
     this.server = undefined;
     if (!server) return;
@@ -150,7 +164,7 @@ export class Hub {
     const server = this.closed ? undefined : this.options.server(serverId);
     if (!server) return undefined;
     const session = new Session('', server.id, this.sessionHost(server, purpose === 'replay' ? 'hub' : 'playground'));
-    this.localSessions.add(session);
+    this.outsideTable.add(session);
     return session;
   }
 
@@ -174,19 +188,20 @@ export class Hub {
         observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub' }),
       connect: () => server.connect(),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
+      startupTimeoutMs: server.startupTimeoutMs ?? this.options.startupTimeoutMs,
       streamLimits: this.options.streamLimits,
       maxRestarts: 3,
       restartWindowMs: 60_000,
       ended: (session) => {
         if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-        this.localSessions.delete(session);
+        this.outsideTable.delete(session);
       },
     };
   }
 
   private tick(): void {
     const now = Date.now();
-    for (const session of this.localSessions) session.expireRequests(now);
+    for (const session of this.outsideTable) session.expireRequests(now);
     for (const session of this.sessions.values()) {
       session.keepAlive(now, this.options.keepAliveMs);
       session.expireRequests(now);
@@ -201,6 +216,9 @@ export class Hub {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    // Node keeps the first of several Host headers; which one a proxy in front would honour is
+    // anybody's guess, so a request with more than one is refused outright (RFC 9110 §7.2: 400).
+    if (hostHeaders(req.rawHeaders) > 1) return sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: more than one Host header');
     const host = checkHost(req.headers.host, this.boundPort);
     if (!host.ok) return sendError(res, host.status, ErrorCode.InvalidRequest, host.message);
     const origin = req.headers.origin;
@@ -290,4 +308,14 @@ export class Hub {
         sendError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${req.method}`, { ...cors, Allow: 'GET, POST, DELETE' });
     }
   }
+}
+
+/** How many Host headers a request has (the parser's flat name/value list: names at even indexes). */
+function hostHeaders(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
 }

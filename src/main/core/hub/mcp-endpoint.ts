@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_PROTOCOL_VERSION, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { readBody } from '../protocol/body.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 import { accepts, sendError, sendJson } from '../protocol/http-util.js';
-import { classify, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { classify, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { sseSink } from './http-sink.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
@@ -18,7 +19,10 @@ export interface EndpointContext {
   sessions: Map<string, Session>;
   maxBodyBytes: number;
   maxSessions: number;
+  /** A new session, outside the table (its deadlines are ticked) until `register`ed. */
   newSession(id: string, runtime: ServerPort): Session;
+  /** Puts an initialized session into the table, where clients can reach it by id. */
+  register(session: Session): void;
   version: string;
   /** True once the hub is shutting down: no session may be added then. */
   isClosed(): boolean;
@@ -78,6 +82,12 @@ export async function handlePost(req: IncomingMessage, res: ServerResponse, runt
     if (!body.drained) res.once('finish', () => req.socket.destroy());
     return;
   }
+  // Before anything parses it: a body this deep would overflow whatever walks it later (P7's
+  // "never a hang": without this, a deep message on a re-serialized path got no answer at all).
+  if (exceedsDepth(body.text)) {
+    sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, cors);
+    return;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.text);
@@ -101,9 +111,25 @@ export async function handlePost(req: IncomingMessage, res: ServerResponse, runt
     await initialize(req, res, runtime, ctx, typed[0] as JsonRpcRequest, body.text, cors);
     return;
   }
+  // The same id twice in one batch could be answered only once (its second answer has no request
+  // left to go to), and the stream would wait for it until the deadline.
+  if (batch) {
+    const seen = new Set<string>();
+    for (const m of typed) {
+      if (!isRequest(m)) continue;
+      const key = idKey(m.id);
+      if (seen.has(key)) {
+        sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(m.id)} appears twice in the batch`, cors);
+        return;
+      }
+      seen.add(key);
+    }
+  }
+  // Each message's own text goes upstream only when the body is that one message.
+  const raws = batch ? typed.map(() => undefined) : [body.text];
   if (runtime.stateless) {
     if (!checkVersion(req, res, cors)) return;
-    await statelessPost(req, res, runtime, ctx, typed, body.text, cors);
+    await statelessPost(req, res, runtime, ctx, typed, raws, cors);
     return;
   }
   const session = lookupSession(req, res, ctx, runtime, cors);
@@ -119,7 +145,6 @@ export async function handlePost(req: IncomingMessage, res: ServerResponse, runt
       return;
     }
   }
-  const raws = batch ? typed.map(() => undefined) : [body.text];
   if (!typed.some(isRequest)) {
     void session.forward(typed, raws, undefined, req);
     res.writeHead(202, { ...cors, ...session.responseHeaders() });
@@ -142,19 +167,24 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
   }
   const stateless = runtime.stateless;
   const session = ctx.newSession(stateless ? '' : newSessionId(), runtime);
+  // A client that gives up while the server starts takes the session (and its child) with it.
+  const abandoned = (): void => void session.close();
+  res.once('close', abandoned);
   const answer = await session.initialize(request, raw, req);
+  res.off('close', abandoned);
+  if (session.state !== 'live') return; // the client went away meanwhile: nobody to answer
   if (ctx.isClosed()) {
     await session.close();
     sendError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the hub is shutting down', cors);
     return;
   }
   if (!answer.ok || stateless) void session.close();
-  else ctx.sessions.set(session.id, session);
+  else ctx.register(session);
   sendJson(res, 200, answer.message, { ...cors, ...(answer.ok ? session.responseHeaders() : {}) });
 }
 
 /** Stateless servers (P19): a fresh child per request, initialized by the hub, stopped after. */
-async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raw: string, cors: Record<string, string>): Promise<void> {
+async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raws: Array<string | undefined>, cors: Record<string, string>): Promise<void> {
   const session = ctx.newSession('', runtime);
   session.setInitializeRequest({
     jsonrpc: '2.0',
@@ -164,13 +194,13 @@ async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime:
   });
   res.once('close', () => void session.close());
   if (!messages.some(isRequest)) {
-    await session.forward(messages, [raw], undefined, req);
+    await session.forward(messages, raws, undefined, req);
     res.writeHead(202, cors);
     res.end();
     return;
   }
   const stream = session.openRequestStream(sseSink(res), cors);
-  await session.forward(messages, messages.length === 1 ? [raw] : messages.map(() => undefined), stream, req);
+  await session.forward(messages, raws, stream, req);
 }
 
 export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, cors: Record<string, string>): void {

@@ -11,6 +11,8 @@ export interface ServerPort {
   readonly stateless: boolean;
   /** The server's own request timeout (`requestTimeoutMs`), if it sets one. */
   readonly requestTimeoutMs: number | undefined;
+  /** How long it may take to answer `initialize` (`startupTimeoutMs`), if it sets one. */
+  readonly startupTimeoutMs: number | undefined;
   /** How the hub reaches it, for observers: `stdio`, `stdio-shared`, `stdio-stateless`, `streamable-http`, `sse`, `http`. */
   readonly transportLabel: string;
   /** Opens an upstream connection (spawning a child, linking to a shared one, or a remote session). */

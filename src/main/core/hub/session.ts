@@ -37,6 +37,8 @@ export interface SessionHost {
   /** Opens a new upstream connection for this session (spawning a child, or a shared-child link). */
   connect(session: Session): Promise<UpstreamConnection>;
   requestTimeoutMs: number;
+  /** How long the server may take to answer `initialize` (its start-up), the client's or a replayed one. */
+  startupTimeoutMs: number;
   streamLimits: StreamLimits;
   /** Called once when the session ends, to drop it from the hub's tables. */
   ended(session: Session): void;
@@ -115,7 +117,7 @@ export class Session {
     this.watch?.fromClient?.(request, raw, http, 200);
     try {
       const upstream = await this.ensureUpstream(false);
-      const { message, local } = await this.ask(upstream, request, raw);
+      const { message, local } = await this.askWithin(upstream, request, raw);
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (result && typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
       this.watch?.toClient?.(message, undefined, local ? 'upstream-closed' : undefined);
@@ -148,6 +150,25 @@ export class Session {
   /** For sessions the hub initializes itself (stateless servers): what to replay upstream. */
   setInitializeRequest(request: JsonRpcRequest): void {
     this.initializeRequest = request;
+  }
+
+  /**
+   * `initialize` (the client's or a replayed one) within the server's start-up deadline. Past it
+   * the upstream is closed (a child that never answers is stopped) and the error says how long,
+   * what the server wrote to stderr, and how to allow more.
+   */
+  private async askWithin(upstream: UpstreamConnection, request: JsonRpcRequest, raw?: string, note?: HubNote): Promise<HubAnswer> {
+    const limit = this.host.startupTimeoutMs;
+    try {
+      return await withTimeout(this.ask(upstream, request, raw, note), limit, () => {
+        const tail = upstream.stderrTail;
+        void upstream.close();
+        if (this.upstream === upstream) this.upstream = undefined;
+        throw new Error(`server '${this.serverId}' did not answer initialize within ${formatDuration(limit)} (raise "startupTimeoutMs" in its config if it needs longer)${tail ? `: ${tail}` : ''}`);
+      });
+    } finally {
+      this.waiters.forget(request.id);
+    }
   }
 
   /** Sends a hub-originated request and waits for its answer (or the upstream's death). */
@@ -242,6 +263,8 @@ export class Session {
     this.state = reason;
     this.failure = failure;
     this.failAll(failure ?? `session closed`, {}, 'session-closed');
+    // Requests the hub itself is waiting on (an initialize in progress) end too: nothing will answer them now.
+    this.waiters.rejectAll(new Error(failure ?? `server '${this.serverId}': the session was closed`));
     this.watch?.ended?.(reason === 'failed' ? 'failed' : 'closed', failure);
     this.streams.endAll();
     this.host.ended(this);
@@ -282,7 +305,7 @@ export class Session {
   /** Re-initializes a new upstream with the client's own `initialize` (ARCHITECTURE: reliability). */
   private async replayInitialize(upstream: UpstreamConnection): Promise<void> {
     const id = `${REPLAY_ID_PREFIX}${++this.replayCounter}`;
-    const { message: answer } = await this.ask(upstream, { ...this.initializeRequest!, id }, undefined, 'replay-initialize');
+    const { message: answer } = await this.askWithin(upstream, { ...this.initializeRequest!, id }, undefined, 'replay-initialize');
     if ('error' in answer && answer.error) throw new Error(`server '${this.serverId}' refused the replayed initialize: ${answer.error.message}`);
     const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
     this.watch?.toServer?.(initialized, undefined, 'replay-initialize');

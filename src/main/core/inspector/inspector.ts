@@ -21,6 +21,7 @@ import { LineLog } from './line-log.js';
 import { MemoryStore } from './memory-store.js';
 import { messageText, type MessageText } from './message-text.js';
 import { Redactor } from './redactor.js';
+import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { SessionRecord } from './session-record.js';
 import type { InspectorLimits } from './settings.js';
 import { ServerStatsBook } from './stats.js';
@@ -31,6 +32,9 @@ export interface InspectorOptions {
   limits: InspectorLimits;
   logger: Logger;
 }
+
+/** What is kept of a message that no raw text came with and that cannot be serialized (too deep). */
+const TOO_DEEP = JSON.stringify('[not captured: the message nests JSON too deeply to serialize]');
 
 /** Work per drain before yielding to the event loop, so proxying never waits long behind capture. */
 const DRAIN_BUDGET_MS = 8;
@@ -255,7 +259,7 @@ export class Inspector implements SessionObserver {
     const e = new StoredEvent(++this.seq, record.ref, time, MESSAGE_ROUTES[messageIndex(item.leg === 'upstream', item.toServer, origin, kind)]!);
     if (isCall) e.method = internMethod(m.method);
     if ('id' in m) e.id = m.id;
-    const text = messageText(item.raw ?? JSON.stringify(m), this.redactor, this.limits.maxMessageBytes, this.text);
+    const text = messageText(item.raw ?? stringifyOrUndefined(m) ?? TOO_DEEP, this.redactor, this.limits.maxMessageBytes, this.text);
     const json = text.json;
     e.size = text.size;
     if (text.truncated) e.truncated = true;

@@ -3,6 +3,7 @@
  * string holding a prefix when the message is larger than `maxBytes`). Computed once per
  * message: both legs of a pair share it.
  */
+import { exceedsDepth } from '../protocol/json-depth.js';
 import type { Redactor } from './redactor.js';
 
 /** The result of `messageText`; one object, reused (it is computed for every message). */
@@ -17,7 +18,9 @@ export interface MessageText {
 
 export function messageText(raw: string, redactor: Redactor, maxBytes: number, out: MessageText): MessageText {
   const size = Buffer.byteLength(raw);
-  if (size > maxBytes) {
+  // Too large, or nested too deep for anything to walk (json-depth.ts): a prefix, as a JSON
+  // string — so no later query, export or live subscriber ever has to walk it.
+  if (size > maxBytes || exceedsDepth(raw)) {
     // Cut past the limit by the longest secret, redact, then cut: no secret survives the cut.
     const prefix = redactor.redact(raw.slice(0, maxBytes + redactor.maxNeedle)).slice(0, maxBytes);
     out.json = JSON.stringify(prefix);

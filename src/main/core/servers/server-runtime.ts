@@ -53,6 +53,10 @@ export class ServerRuntime implements ServerPort {
     return this.config.requestTimeoutMs;
   }
 
+  get startupTimeoutMs(): number | undefined {
+    return this.config.startupTimeoutMs;
+  }
+
   /** How the hub reaches the server as configured (a remote on `auto` may still fall back to SSE). */
   get transportLabel(): string {
     if (isStdioServer(this.config)) return this.stateless ? 'stdio-stateless' : this.config.shared === true ? 'stdio-shared' : 'stdio';

@@ -13,7 +13,7 @@ export interface RemoteConnectDeps {
   /** The OAuth service; undefined = no OAuth (a 401 is reported as refused credentials). */
   oauth?: { remoteAuth(serverId: string, server: RemoteServerConfig): RemoteAuth | undefined };
   logger: Logger;
-  /** Deadline of `initialize` when the server sets no requestTimeoutMs (default 60 s). */
+  /** Deadline of `initialize` when the server sets neither startupTimeoutMs nor requestTimeoutMs (default 60 s). */
   initializeTimeoutMs?: number;
 }
 
@@ -39,7 +39,7 @@ export function createRemoteUpstream(serverId: string, config: RemoteServerConfi
     headers: { ...(resolved.headers ?? {}) },
     fetch: deps.fetch,
     ...(auth ? { auth } : {}),
-    initializeTimeoutMs: config.requestTimeoutMs ?? deps.initializeTimeoutMs ?? 60_000,
+    initializeTimeoutMs: config.startupTimeoutMs ?? config.requestTimeoutMs ?? deps.initializeTimeoutMs ?? 60_000,
     logger: deps.logger,
   });
 }

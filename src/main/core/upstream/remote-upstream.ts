@@ -16,6 +16,7 @@
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol/client';
+import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { Logger } from '../log/logger.js';
 import { isUpstreamAuthError } from './upstream-auth-errors.js';
@@ -406,7 +407,13 @@ export class RemoteUpstream implements UpstreamConnection {
   }
 
   private reply(message: JsonRpcMessage): void {
-    this.onmessage?.(message, JSON.stringify(message), false);
+    const raw = stringifyOrUndefined(message);
+    if (raw !== undefined) return this.onmessage?.(message, raw, false);
+    // Nested too deep to serialize (json-depth.ts): an answer becomes the hub's error answer.
+    this.opts.logger.warn(`server '${this.opts.serverId}' sent JSON too deeply nested to forward: dropped`);
+    if (!('method' in message) && message.id !== null) {
+      this.replyLocally(errorResponse(message.id, ErrorCode.InternalError, `server '${this.opts.serverId}' sent JSON too deeply nested to forward`, { server: this.opts.serverId }));
+    }
   }
 
   /** An answer written here, not by the server: the same text, told apart for the inspector. */

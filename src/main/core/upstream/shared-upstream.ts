@@ -43,6 +43,10 @@ export class SharedUpstream {
     return this.child && !this.child.closed ? 1 : 0;
   }
 
+  get stderrTail(): string | undefined {
+    return this.child?.stderrTail;
+  }
+
   link(): SharedLink {
     const link = new SharedLink(this);
     this.links.add(link);
@@ -233,6 +237,10 @@ export class SharedLink implements UpstreamConnection {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  get stderrTail(): string | undefined {
+    return this.shared.stderrTail;
   }
 
   send(message: JsonRpcMessage, raw?: string): void {

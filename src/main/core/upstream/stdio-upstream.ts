@@ -5,7 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createLogger, type Logger } from '../log/logger.js';
-import { classify, type JsonRpcMessage } from '../protocol/json-rpc.js';
+import { ErrorCode } from '../../../shared/protocol.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
+import { classify, errorResponse, isRequest, type JsonRpcMessage } from '../protocol/json-rpc.js';
 import { LineReader } from '../protocol/line-reader.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
@@ -38,7 +40,7 @@ export class StdioUpstream implements UpstreamConnection {
 
   private readonly child: ChildProcess;
   private readonly log: Logger;
-  private readonly stderrTail: string[] = [];
+  private readonly stderrLines: string[] = [];
   private readonly stderrTailLines: number;
   private readonly exited: Promise<void>;
   private closing = false;
@@ -97,6 +99,10 @@ export class StdioUpstream implements UpstreamConnection {
     return this.ended || this.closing;
   }
 
+  get stderrTail(): string {
+    return this.stderrLines.join('\n').slice(-2000);
+  }
+
   send(message: JsonRpcMessage, raw?: string): void {
     if (this.closed) return;
     // Raw text from an HTTP body may contain newlines (pretty-printed JSON); stdio framing forbids them.
@@ -116,14 +122,32 @@ export class StdioUpstream implements UpstreamConnection {
       this.log.warn('skipped a line on stdout that is not a JSON-RPC message', { line: text.slice(0, 200) });
       return;
     }
-    this.onmessage?.(value as JsonRpcMessage, text, false);
+    const message = value as JsonRpcMessage;
+    if (exceedsDepth(text)) return this.tooDeep(message);
+    this.onmessage?.(message, text, false);
+  }
+
+  /**
+   * A message nested deeper than anything may walk it (json-depth.ts): it goes no further. An
+   * answer becomes an error answer, written by the hub, so its request does not hang; a request of
+   * the server's gets an error back; a notification is dropped.
+   */
+  private tooDeep(message: JsonRpcMessage): void {
+    const why = `server '${this.spec.serverId}' sent JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+    this.log.warn(`${why}: dropped`);
+    if (isRequest(message)) {
+      this.send(errorResponse(message.id, ErrorCode.InvalidRequest, `patchbay: your message nests JSON deeper than ${MAX_JSON_DEPTH} levels`));
+    } else if (!('method' in message) && message.id !== null) {
+      const answer = errorResponse(message.id, ErrorCode.InternalError, why, { server: this.spec.serverId });
+      this.onmessage?.(answer, JSON.stringify(answer), true);
+    }
   }
 
   private handleStderr(line: string): void {
     // A server's stderr is its log, not an error (P29).
     this.log.info(line);
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
+    this.stderrLines.push(line);
+    if (this.stderrLines.length > this.stderrTailLines) this.stderrLines.shift();
     this.onevent?.({ type: 'stderr', line });
   }
 
@@ -135,7 +159,7 @@ export class StdioUpstream implements UpstreamConnection {
   }
 
   private describeExit(code: number | null, signal: NodeJS.Signals | null): UpstreamClosed {
-    const tail = this.stderrTail.join('\n').slice(-2000);
+    const tail = this.stderrTail;
     const id = this.spec.serverId;
     let what: string;
     if (this.spawnError) {

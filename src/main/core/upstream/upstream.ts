@@ -63,5 +63,7 @@ export interface UpstreamConnection {
   /** Everything else worth observing (see UpstreamEvent); may stay unset. */
   onevent: ((event: UpstreamEvent) => void) | undefined;
   readonly closed: boolean;
+  /** The last lines the server wrote to stderr, for an error message (stdio servers). */
+  readonly stderrTail?: string;
   close(): Promise<void>;
 }
