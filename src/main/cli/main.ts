@@ -25,5 +25,8 @@ const code =
     ? await (await import('./commands/relay.js')).relayMain(argv.slice(1), io)
     : await (await import('./run-cli.js')).runCli(argv, io);
 process.exitCode = code;
+// The relay is done once stdout has taken its last line: end now rather than wait for Node to
+// tear down an embedded engine (`relay --url`); clients give a relay half a second, then kill it.
+if (argv[0] === 'relay') process.stdout.write('', () => process.exit(code));
 // The command is done: a handle someone forgot to close must not keep the process alive.
 setTimeout(() => process.exit(code), 2000).unref();

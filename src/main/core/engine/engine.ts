@@ -7,7 +7,7 @@
  * capture and the servers' live status, hub/observer.ts), OAuth for remote servers, client-config
  * export, the API (registered in one place, register-api.ts) and the routes on the hub's port.
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
@@ -15,6 +15,7 @@ import { ApiRegistry } from '../api/api-registry.js';
 import { apiRoute } from '../api/http-api.js';
 import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import { loadOrCreateHubToken } from '../home/hub-token.js';
 import { dataPaths, ensureDataDir } from '../home/paths.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
@@ -171,7 +172,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   uiAuth.setPort(port);
   const url = `http://127.0.0.1:${port}`;
   const startedAt = new Date().toISOString();
-  await writeFile(paths.discoveryFile, JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION }, null, 2) + '\n');
+  // Atomic: a relay reading it never sees half a file. It replaces whatever a hub that was
+  // killed left behind (the relay checks the pid and /health before trusting it, hub-discovery.ts).
+  const discovery = JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION }, null, 2) + '\n';
+  await writeFileAtomic(paths.discoveryFile, discovery);
 
   const offChange = config.on('change', (next) => {
     api.emit(hubContract, 'config.changed', { problems: [] });
@@ -250,7 +254,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await registry.close();
         await inspection.close();
         oauth.close();
-        await rm(paths.discoveryFile, { force: true });
+        // Only our own: another hub may have started on this data dir since (and written its own).
+        if ((await readFile(paths.discoveryFile, 'utf8').catch(() => '')) === discovery) await rm(paths.discoveryFile, { force: true });
       })();
       return closing;
     },

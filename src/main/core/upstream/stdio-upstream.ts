@@ -3,7 +3,8 @@
  * group on POSIX so that shutdown reaches what it spawned too (`npx` → `node`, `uvx` → `python`):
  * no orphans.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { killProcessTree, spawnServer } from './child-process.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { ErrorCode } from '../../../shared/protocol.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
@@ -53,14 +54,8 @@ export class StdioUpstream implements UpstreamConnection {
   ) {
     this.log = options.logger ?? createLogger(`stdio:${spec.serverId}`);
     this.stderrTailLines = options.stderrTailLines ?? 20;
-    const posix = process.platform !== 'win32';
-    this.child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: posix,
-      windowsHide: true,
-    });
+    // cross-spawn under the hood: `npx`/`npm` .cmd shims start on Windows too (child-process.ts).
+    this.child = spawnServer({ command: spec.command, args: spec.args, env: spec.env, ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}) });
     const reader = new LineReader(options.maxLineBytes ?? DEFAULT_MAX_LINE, {
       line: (text) => this.handleLine(text),
       oversize: (bytes) => this.log.warn(`dropped a ${bytes}-byte line from stdout: over the line limit`),
@@ -190,15 +185,10 @@ export class StdioUpstream implements UpstreamConnection {
     await this.exited;
   }
 
+  /** To the child and everything it started: its process group (POSIX), taskkill /T (Windows). */
   private signal(sig: NodeJS.Signals): void {
     const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      if (process.platform !== 'win32') process.kill(-pid, sig);
-      else this.child.kill(sig);
-    } catch {
-      // Already gone.
-    }
+    if (pid !== undefined) void killProcessTree(pid, sig);
   }
 
   private waitExit(ms: number): Promise<boolean> {
