@@ -1,10 +1,14 @@
-// Bundles the two desktop files that must be single files:
+// Bundles the desktop app's three entry points, each into files that need nothing from
+// node_modules at run time (so the packaged app does not depend on how Electron resolves ESM
+// packages inside app.asar — issue 18; undici and jsonc-parser have no `exports` field):
+// - the main process → dist/main/electron/main.js (package.json "main"); the engine, which
+//   core's face loads on first use, becomes a chunk beside it, loaded the same way;
 // - the sandboxed preload (a sandboxed preload can require only 'electron' and a few built-ins,
-//   never our other modules) → dist/preload/preload.cjs
+//   never our other modules) → dist/preload/preload.cjs;
 // - the relay that Claude Desktop runs with the app's executable in Node mode, shipped outside
-//   app.asar → dist/relay/patchbay-relay.mjs
-// The main process itself is compiled by `tsc -p tsconfig.electron.json` (it loads dist/ and
-// node_modules like any Node program). Run by `npm run build:electron`.
+//   app.asar → dist/relay/patchbay-relay.mjs.
+// Types are checked by `npm run typecheck` (tsconfig.electron.json), not here. Run by
+// `npm run build:electron`, which `npm run build` runs last.
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
@@ -13,6 +17,29 @@ const at = (/** @type {string} */ p) => fileURLToPath(new URL(`../${p}`, import.
 
 /** @type {import('vite').InlineConfig} */
 const common = { root, configFile: false, logLevel: 'warn', publicDir: false };
+
+/**
+ * A Node program in plain ESM: built-ins and `electron` stay imports, everything else is inlined.
+ * @param {string} entry @param {string} outDir @param {string} fileName @param {string[]} external
+ * @returns {import('vite').InlineConfig}
+ */
+const nodeBundle = (entry, outDir, fileName, external) => ({
+  ...common,
+  build: {
+    outDir: at(outDir),
+    emptyOutDir: true,
+    target: 'node20',
+    minify: false,
+    sourcemap: false,
+    ssr: at(entry),
+    // Chunks sit beside the entry: modules that find files relative to themselves (core's
+    // home/version.ts reads ../../../package.json) see the same depth as in dist/main/core/*/.
+    rollupOptions: { external, output: { format: 'es', entryFileNames: fileName, chunkFileNames: '[name]-[hash].js' } },
+  },
+  ssr: { noExternal: true, external, target: 'node' },
+});
+
+await build(nodeBundle('src/main/electron/main.ts', 'dist/main/electron', 'main.js', ['electron']));
 
 await build({
   ...common,
@@ -27,18 +54,5 @@ await build({
   },
 });
 
-await build({
-  ...common,
-  build: {
-    outDir: at('dist/relay'),
-    emptyOutDir: true,
-    target: 'node20',
-    minify: false,
-    sourcemap: false,
-    // A Node program: built-ins stay imports, everything else is inlined.
-    ssr: at('src/main/electron/relay/relay-main.ts'),
-    rollupOptions: { output: { format: 'es', entryFileNames: 'patchbay-relay.mjs' } },
-  },
-  ssr: { noExternal: true, target: 'node' },
-});
-console.log('built dist/preload/preload.cjs and dist/relay/patchbay-relay.mjs');
+await build(nodeBundle('src/main/electron/relay/relay-main.ts', 'dist/relay', 'patchbay-relay.mjs', []));
+console.log('built dist/main/electron/main.js, dist/preload/preload.cjs and dist/relay/patchbay-relay.mjs');

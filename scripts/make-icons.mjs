@@ -1,8 +1,8 @@
 // Draws Patchbay's icons from the vector designs below and writes them under assets/:
 //   assets/icon.svg, assets/icon.png (1024 px: electron-builder makes the .icns and .ico from it)
 //   assets/icons/<n>x<n>.png (the Linux icon set: 16 … 1024)
-//   assets/tray/tray{Idle,Serving,Error}Template[@2x].png (macOS menu bar: black + alpha, tinted by the OS)
-//   assets/tray/tray-{idle,serving,error}[@2x].png (Windows and Linux: coloured)
+//   assets/tray/tray{Starting,Stopped,Idle,Serving,Error}Template[@2x].png (macOS menu bar: black + alpha, tinted by the OS)
+//   assets/tray/tray-{starting,stopped,idle,serving,error}[@2x].png (Windows and Linux: coloured)
 // Run `node scripts/make-icons.mjs` after changing a design; the PNGs are committed.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +41,16 @@ const appIconSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height=
 `;
 
 // The tray glyph, on a 16-unit grid: two jacks and one cable. Idle: hollow jacks. Serving: filled
-// jacks. Error: the cable ends in a warning mark instead of the second jack.
-/** @param {'idle' | 'serving' | 'error'} state @param {string} ink */
+// jacks. Starting: the cable dotted (being patched). Stopped: the jacks, no cable. Error: the cable
+// ends in a warning mark instead of the second jack.
+/** @typedef {'starting' | 'stopped' | 'idle' | 'serving' | 'error'} TrayState */
+/** @param {TrayState} state @param {string} ink */
 function trayGlyph(state, ink) {
   const jack = (/** @type {number} */ x, /** @type {number} */ y) =>
     state === 'serving' ? `<circle cx="${x}" cy="${y}" r="2.6" fill="${ink}"/>` : `<circle cx="${x}" cy="${y}" r="2.1" fill="none" stroke="${ink}" stroke-width="1.4"/>`;
-  const cable = `<path d="M5.3 4.2 C 9 4.2, 7 11.8, 10.7 11.8" fill="none" stroke="${ink}" stroke-width="1.6" stroke-linecap="round"/>`;
+  const dash = state === 'starting' ? ' stroke-dasharray="1.4 1.6"' : '';
+  const cable = `<path d="M5.3 4.2 C 9 4.2, 7 11.8, 10.7 11.8" fill="none" stroke="${ink}" stroke-width="1.6" stroke-linecap="round"${dash}/>`;
+  if (state === 'stopped') return `${jack(3.2, 4.2)}${jack(12.8, 11.8)}`;
   if (state !== 'error') return `${jack(3.2, 4.2)}${jack(12.8, 11.8)}${cable}`;
   const warning = `<path d="M12.3 8.6 L15.6 14.8 L9 14.8 Z" fill="${ink}"/><path d="M12.3 10.6 V12.6" stroke="#FFFFFF" stroke-width="1.1" stroke-linecap="round"/><circle cx="12.3" cy="13.7" r="0.6" fill="#FFFFFF"/>`;
   const shortCable = `<path d="M5.3 4.2 C 8 4.2, 7.5 8, 9.6 9.6" fill="none" stroke="${ink}" stroke-width="1.6" stroke-linecap="round"/>`;
@@ -57,7 +61,7 @@ function trayGlyph(state, ink) {
 const traySvg = (body) => `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">${body}</svg>`;
 
 /** A template image must be black with alpha only: the warning's cut-out is made transparent with a mask. */
-/** @param {'idle' | 'serving' | 'error'} state */
+/** @param {TrayState} state */
 function templateSvg(state) {
   if (state !== 'error') return traySvg(trayGlyph(state, '#000000'));
   return traySvg(
@@ -66,7 +70,7 @@ function templateSvg(state) {
   );
 }
 
-const COLOURS = { idle: '#6B7280', serving: '#16A34A', error: '#DC2626' };
+const COLOURS = { starting: '#D97706', stopped: '#9CA3AF', idle: '#6B7280', serving: '#16A34A', error: '#DC2626' };
 
 /** @param {string} svg @param {number} size */
 function png(svg, size) {
@@ -78,7 +82,7 @@ await mkdir(`${assets}tray`, { recursive: true });
 await writeFile(`${assets}icon.svg`, appIconSvg);
 await writeFile(`${assets}icon.png`, png(appIconSvg, 1024));
 for (const size of [16, 24, 32, 48, 64, 128, 256, 512, 1024]) await writeFile(`${assets}icons/${size}x${size}.png`, png(appIconSvg, size));
-for (const state of /** @type {const} */ (['idle', 'serving', 'error'])) {
+for (const state of /** @type {const} */ (['starting', 'stopped', 'idle', 'serving', 'error'])) {
   const name = state.charAt(0).toUpperCase() + state.slice(1);
   await writeFile(`${assets}tray/tray${name}Template.png`, png(templateSvg(state), 16));
   await writeFile(`${assets}tray/tray${name}Template@2x.png`, png(templateSvg(state), 32));

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { APP_USER_MODEL_ID } from './app-identity.js';
 import { appFiles } from './app-paths.js';
 import { RELAY_SCRIPT_NAME } from './relay-launcher.js';
 import { allTrayIconNames } from './tray-icons.js';
@@ -20,8 +21,8 @@ interface BuilderConfig {
   asar: boolean;
   files: string[];
   extraResources: unknown;
-  electronFuses?: { runAsNode?: boolean };
-  mac: { icon: string; target: unknown };
+  electronFuses?: Record<string, boolean>;
+  mac: { icon: string; target: unknown; identity?: string | null; hardenedRuntime?: boolean };
   win: { icon: string; target: Array<{ target: string }> };
   linux: { icon: string; target: unknown; executableName: string };
   [key: string]: unknown;
@@ -50,8 +51,9 @@ describe('electron-builder.yml', () => {
     expect(validate({ ...config, mac: { ...config.mac, target: 42 } })).toBe(false);
   });
 
-  it('has the app id, asar and the targets of every platform', () => {
+  it('has the app id (the AppUserModelID the app sets on Windows), asar and the targets of every platform', () => {
     expect(config.appId).toMatch(/^[a-z]+(\.[a-z]+)+$/);
+    expect(config.appId).toBe(APP_USER_MODEL_ID);
     expect(config.asar).toBe(true);
     expect(config.mac.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }]);
     expect(config.win.target.map((t) => t.target)).toEqual(['nsis']);
@@ -62,12 +64,29 @@ describe('electron-builder.yml', () => {
 
   it('ships the relay script outside app.asar where the launcher looks for it', () => {
     expect(config.extraResources).toEqual([{ from: `dist/relay/${RELAY_SCRIPT_NAME}`, to: `relay/${RELAY_SCRIPT_NAME}` }]);
-    expect(config.electronFuses?.runAsNode).not.toBe(false);
+  });
+
+  it('flips every Electron fuse on purpose (RunAsNode stays on: the relay runs the executable as Node)', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      grantFileProtocolExtraPrivileges: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+  });
+
+  it('signs the macOS app ad hoc (no Developer ID yet), without the hardened runtime an ad-hoc signature cannot carry', () => {
+    expect(config.mac.identity).toBe('-');
+    expect(config.mac.hardenedRuntime).toBe(false);
   });
 
   it('packs the files the app loads at run time', () => {
     const files = appFiles('');
     const packed = config.files;
+    expect(packed).toContain('package.json');
+    expect(packed).toContain('dist/main/electron/*.js');
     expect(packed).toContain(files.preload.replace(/^[/\\]/, ''));
     expect(packed).toContain('dist/renderer/**');
     expect(packed).toContain('assets/tray/**');

@@ -1,23 +1,23 @@
 /**
- * The engine inside the desktop app: started with the app's data dir and the desktop's injected
- * pieces (encrypted secrets, browser opener, start at login, relay launcher), restartable after a
- * failure (a relay's hand-off or the tray's Retry), stopped cleanly at quit. Listeners hear about
- * state changes and every engine event, across restarts.
+ * The engine inside the desktop app: started by an injected function (desktop.ts opens the secrets
+ * and calls core's startEngine with the desktop's pieces), restartable after a failure (a relay's
+ * hand-off or the tray's Retry), stopped cleanly at quit. Listeners hear about state changes and
+ * every engine event, across restarts.
  */
 import type { ApiEvent } from '../../shared/api/contract.js';
-import type { EngineOptions, RunningEngine } from '../core/index.js';
+import type { RunningEngine } from '../core/index.js';
 import type { Logger } from '../core/index.js';
 
 export type HubState =
   | { state: 'stopped' }
   | { state: 'starting' }
   | { state: 'running'; url: string; port: number }
-  | { state: 'error'; message: string };
+  /** `code`: the failure's own code when it has one (e.g. `secret_file_undecryptable`). */
+  | { state: 'error'; message: string; code?: string };
 
 export interface EngineHostDeps {
-  /** `startEngine` from core; injected for tests. */
-  start(options: EngineOptions): Promise<RunningEngine>;
-  options: EngineOptions;
+  /** Opens what the engine needs and starts it (core's `startEngine`); injected for tests. */
+  start(): Promise<RunningEngine>;
   logger: Logger;
 }
 
@@ -83,7 +83,7 @@ export class EngineHost {
   private async run(): Promise<void> {
     this.set({ state: 'starting' });
     try {
-      const engine = await this.deps.start(this.deps.options);
+      const engine = await this.deps.start();
       this.engine = engine;
       this.offEvents = engine.api.subscribe((event) => {
         for (const listener of this.eventListeners) listener(event);
@@ -92,8 +92,9 @@ export class EngineHost {
       this.set({ state: 'running', url: engine.url, port: engine.port });
     } catch (err) {
       const message = (err as Error).message;
+      const code = (err as { code?: unknown }).code;
       this.deps.logger.error(`the engine could not start: ${message}`);
-      this.set({ state: 'error', message });
+      this.set({ state: 'error', message, ...(typeof code === 'string' ? { code } : {}) });
     }
   }
 

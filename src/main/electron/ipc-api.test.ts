@@ -44,7 +44,7 @@ async function setup(): Promise<{ ipc: ReturnType<typeof fakeIpcMain>; api: ApiR
     'servers.list': () => [],
   });
   const engine = { api, url: 'http://127.0.0.1:1', port: 1, close: async () => undefined } as unknown as RunningEngine;
-  const host = new EngineHost({ start: async () => engine, options: { dataDir: '/unused' }, logger: createLogger('test') });
+  const host = new EngineHost({ start: async () => engine, logger: createLogger('test') });
   await host.start();
   const ipc = fakeIpcMain();
   registerIpcApi({ ipcMain: ipc, host, windowContentsId: () => 7, logger: createLogger('test') });
@@ -89,5 +89,19 @@ describe('IPC adapter', () => {
     api.emit(hubContract, 'config.changed', { problems: [] });
     expect(page.sent).toHaveLength(1);
     expect(await ipc.handlers.get(IPC_CHANNELS.subscribe)!(from, { id: -1 })).toMatchObject({ ok: false, code: 'invalid_input' });
+  });
+});
+
+describe('IPC adapter while the engine is down', () => {
+  it('waits for a start under way, but does not restart a failed engine on every call of the page', async () => {
+    let starts = 0;
+    const host = new EngineHost({ start: async () => (starts++, Promise.reject(new Error('port 5 is in use'))), logger: createLogger('test') });
+    const ipc = fakeIpcMain();
+    registerIpcApi({ ipcMain: ipc, host, windowContentsId: () => 7, logger: createLogger('test') });
+    const call = (): unknown => ipc.handlers.get('hub.status')!(event(sender(7), 'app://patchbay/index.html'), {});
+    // Before any start (the window can load before the engine is started): the call starts it.
+    expect(await call()).toMatchObject({ ok: false, code: 'engine_not_running', message: expect.stringContaining('port 5 is in use') });
+    expect(await call()).toMatchObject({ ok: false, code: 'engine_not_running' });
+    expect(starts).toBe(1);
   });
 });

@@ -60,7 +60,9 @@ export function registerIpcApi(deps: IpcApiDeps): () => void {
     });
   };
   const engineOrError = async (): Promise<ApiResult<NonNullable<EngineHost['current']>>> => {
-    await host.start();
+    // Waits for a start under way; a failed start is not retried by every call of the page (the
+    // tray's Retry, the failure dialog and a relay's hand-off do that).
+    if (host.state.state !== 'error') await host.start();
     const engine = host.current;
     if (engine) return { ok: true, value: engine };
     const state = host.state;

@@ -48,3 +48,29 @@ export class NotificationPolicy {
     };
   }
 }
+
+/** The one-time hint when the window is closed and the app runs on (desktop-hints.ts keeps it one-time). */
+export function closeHintNotice(platform: NodeJS.Platform, how: 'hide' | 'minimize'): DesktopNotice {
+  if (how === 'minimize') {
+    return {
+      title: 'Patchbay is still running',
+      body: 'This desktop shows no tray icons, so closing the window minimizes it: the hub keeps serving your clients. Quit from the window when you want it to stop.',
+      onClick: { kind: 'window', route: 'servers' },
+    };
+  }
+  const where = platform === 'darwin' ? 'its icon in the menu bar' : platform === 'win32' ? 'its icon in the notification area (^ beside the clock)' : 'its tray icon';
+  return {
+    title: 'Patchbay is still running',
+    body: `The hub keeps serving your MCP clients. Open Patchbay or quit it from ${where}.`,
+    onClick: { kind: 'window', route: 'servers' },
+  };
+}
+
+/** A newer release: the notification opens its page; Patchbay never installs anything itself. */
+export function updateAvailableNotice(release: { version: string; url: string }): DesktopNotice {
+  return {
+    title: `Patchbay ${release.version} is available`,
+    body: 'Click to open the release page and download it. Patchbay does not update itself.',
+    onClick: { kind: 'browser', url: release.url },
+  };
+}

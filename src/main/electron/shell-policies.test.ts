@@ -11,7 +11,10 @@ import { EngineHost } from './engine-host.js';
 import { ExternalUrls } from './external-urls.js';
 import { installGracefulQuit } from './graceful-quit.js';
 import { NotificationPolicy } from './notifications.js';
-import { createStartAtLogin, linuxAutostartEntry, linuxAutostartFile } from './start-at-login.js';
+import { OneTimeHints } from './desktop-hints.js';
+import { hubConnectionText } from './hub-connection.js';
+import { closeHintNotice } from './notifications.js';
+import { createStartAtLogin, linuxAutostartEntry, linuxAutostartFile, macLaunchAgentFile } from './start-at-login.js';
 
 const logger = createLogger('test');
 
@@ -84,6 +87,53 @@ describe('start at login', () => {
   });
 });
 
+describe('start at login on macOS', () => {
+  it('writes a LaunchAgent that starts the app hidden, and replaces a login item of an earlier version', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'patchbay-agent-'));
+    try {
+      const set = vi.fn();
+      let legacy = true;
+      const app = { getLoginItemSettings: () => ({ openAtLogin: legacy }) as never, setLoginItemSettings: (s: { openAtLogin: boolean }) => (set(s), (legacy = s.openAtLogin)) };
+      const item = createStartAtLogin(app, { platform: 'darwin', env: {}, homedir: home, command: '/Applications/Patchbay & Co.app/Contents/MacOS/Patchbay', args: [] });
+      expect(await item.get()).toBe(true);
+      await item.set(true);
+      expect(set).toHaveBeenCalledWith({ openAtLogin: false });
+      const plist = await readFile(macLaunchAgentFile(home), 'utf8');
+      expect(plist).toContain('<string>/Applications/Patchbay &amp; Co.app/Contents/MacOS/Patchbay</string>\n    <string>--hidden</string>');
+      expect(plist).toContain('<key>RunAtLoad</key>\n  <true/>');
+      expect(plist).toContain('<string>dev.patchbay.desktop</string>');
+      expect(await item.get()).toBe(true);
+      await item.set(false);
+      expect(await item.get()).toBe(false);
+      expect(macLaunchAgentFile('/Users/me')).toBe('/Users/me/Library/LaunchAgents/dev.patchbay.desktop.plist');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('small desktop pieces', () => {
+  it('copies the hub URL with the header a client needs, as an mcpServers entry', () => {
+    expect(JSON.parse(hubConnectionText('http://127.0.0.1:5', 'tok'))).toEqual({ type: 'http', url: 'http://127.0.0.1:5/mcp', headers: { Authorization: 'Bearer tok' } });
+    expect(JSON.parse(hubConnectionText('http://127.0.0.1:5', undefined))).toEqual({ type: 'http', url: 'http://127.0.0.1:5/mcp' });
+  });
+
+  it('gives a hint once per data dir, remembered across starts', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-hints-'));
+    try {
+      const hints = new OneTimeHints(dir);
+      expect(await hints.once('closed')).toBe(true);
+      expect(await hints.once('closed')).toBe(false);
+      expect(await new OneTimeHints(dir).once('closed')).toBe(false);
+      expect(await new OneTimeHints(dir).once('other')).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(closeHintNotice('darwin', 'hide').body).toContain('menu bar');
+    expect(closeHintNotice('linux', 'minimize').body).toContain('no tray icons');
+  });
+});
+
 describe('graceful quit', () => {
   type FakeApp = EventEmitter & { quit: Mock<() => void>; exit: Mock<(code?: number) => void>; tryQuit(): boolean };
   function fakeApp(): FakeApp {
@@ -130,7 +180,7 @@ describe('engine host', () => {
     const close = vi.fn(async () => undefined);
     const engine = { url: 'http://127.0.0.1:5', port: 5, close, api: { subscribe: (l: (e: ApiEvent) => void) => (listeners.push(l), { unsubscribe: () => listeners.splice(listeners.indexOf(l), 1), complete: true }) } } as unknown as RunningEngine;
     const start = vi.fn().mockRejectedValueOnce(new Error('port 5 is in use')).mockResolvedValue(engine);
-    const host = new EngineHost({ start, options: { dataDir: '/d' }, logger });
+    const host = new EngineHost({ start, logger });
     const states: string[] = [];
     host.onState((s) => states.push(s.state));
     const events: ApiEvent[] = [];

@@ -57,6 +57,17 @@ describe('single instance', () => {
     expect(handlers.focus).toHaveBeenCalledTimes(1);
   });
 
+  it("passes a relay launch's hand-off id to the running instance (for its answer), and only a well-formed one", () => {
+    const pair = lockPair();
+    const relayStart = vi.fn();
+    claimSingleInstance(pair.first, parseLaunchArgs([]), { focus: vi.fn(), relayStart });
+    const id = '0b1c2d3e-4f50-4162-8374-95a6b7c8d9e0';
+    expect(claimSingleInstance(pair.second, parseLaunchArgs(['/x', '--hidden']), { focus: vi.fn(), relayStart: vi.fn() }, id)).toBe(false);
+    pair.launchSecond(['/x', '--hidden']);
+    pair.launchSecond(['/x', '--hidden'], { hidden: true, handOffId: '../../x' });
+    expect(relayStart.mock.calls).toEqual([[id], [undefined]]);
+  });
+
   it('reads --hidden and --data-dir from the command line', () => {
     expect(parseLaunchArgs(['/app', '--hidden', '--data-dir', '/d'])).toEqual({ hidden: true, dataDir: '/d' });
     expect(parseLaunchArgs(['/app', '--data-dir=/e'])).toEqual({ hidden: false, dataDir: '/e' });

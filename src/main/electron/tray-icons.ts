@@ -7,12 +7,16 @@ import path from 'node:path';
 import type { TrayIconState } from './tray-state.js';
 
 const TEMPLATE: Record<TrayIconState, string> = {
+  starting: 'trayStartingTemplate.png',
+  stopped: 'trayStoppedTemplate.png',
   idle: 'trayIdleTemplate.png',
   serving: 'trayServingTemplate.png',
   error: 'trayErrorTemplate.png',
 };
 
 const COLOUR: Record<TrayIconState, string> = {
+  starting: 'tray-starting.png',
+  stopped: 'tray-stopped.png',
   idle: 'tray-idle.png',
   serving: 'tray-serving.png',
   error: 'tray-error.png',

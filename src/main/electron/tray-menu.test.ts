@@ -11,10 +11,13 @@ function actions(): Mocked {
   return {
     openWindow: fn(),
     exportToClaudeDesktop: fn(),
-    copyHubUrl: fn(),
+    copyHubConnection: fn(),
     setServerEnabled: fn(),
     setStartAtLogin: fn(),
     retryHub: fn(),
+    openLogsFolder: fn(),
+    checkForUpdates: fn(),
+    openUpdate: fn(),
     quit: fn(),
   };
 }
@@ -22,9 +25,10 @@ function actions(): Mocked {
 const running = { state: 'running', url: 'http://127.0.0.1:39517', port: 39517 } as const;
 
 const STATES: Record<string, TrayState> = {
-  starting: { hub: { state: 'starting' }, sessions: 0, servers: [], configProblems: 0, startAtLogin: false },
-  'running, no servers': { hub: running, sessions: 0, servers: [], configProblems: 0, startAtLogin: false },
+  starting: { version: '1.2.3', hub: { state: 'starting' }, sessions: 0, servers: [], configProblems: 0, startAtLogin: false },
+  'running, no servers': { version: '1.2.3', hub: running, sessions: 0, servers: [], configProblems: 0, startAtLogin: false },
   'running, serving': {
+    version: '1.2.3',
     hub: running,
     sessions: 3,
     configProblems: 0,
@@ -37,13 +41,15 @@ const STATES: Record<string, TrayState> = {
     ],
   },
   'running, a server failing': {
+    version: '1.2.3',
     hub: running,
     sessions: 0,
     configProblems: 1,
     servers: [{ id: 'broken', state: 'error', sessions: 0, enabled: true, error: "server 'broken' exited with code 1: Error: Cannot find module '/nowhere/index.js' (and a lot more text after that)" }],
   },
-  'hub failed': { hub: { state: 'error', message: 'port 39517 is in use by another program' }, sessions: 0, servers: [], configProblems: 0, startAtLogin: false },
-  stopped: { hub: { state: 'stopped' }, sessions: 0, servers: [], configProblems: 0 },
+  'hub failed': { version: '1.2.3', hub: { state: 'error', message: 'port 39517 is in use by another program' }, sessions: 0, servers: [], configProblems: 0, startAtLogin: false },
+  stopped: { version: '1.2.3', hub: { state: 'stopped' }, sessions: 0, servers: [], configProblems: 0 },
+  'running, an update available': { version: '1.2.3', hub: running, sessions: 0, servers: [], configProblems: 0, startAtLogin: false, update: { version: '1.3.0' } },
 };
 
 describe('tray menu', () => {
@@ -63,14 +69,18 @@ describe('tray menu', () => {
     };
     click('Open Patchbay');
     click('Export to Claude Desktop…');
-    click('Copy Hub URL');
+    click('Copy Hub URL and Token');
     click('github —');
     click('old —');
     click('Start at Login');
+    click('Open Logs Folder');
+    click('Check for Updates…');
     click('Quit Patchbay');
     expect(a.openWindow).toHaveBeenCalledTimes(1);
     expect(a.exportToClaudeDesktop).toHaveBeenCalledTimes(1);
-    expect(a.copyHubUrl).toHaveBeenCalledTimes(1);
+    expect(a.copyHubConnection).toHaveBeenCalledTimes(1);
+    expect(a.openLogsFolder).toHaveBeenCalledTimes(1);
+    expect(a.checkForUpdates).toHaveBeenCalledTimes(1);
     expect(a.setServerEnabled.mock.calls).toEqual([
       ['github', false],
       ['old', true],
@@ -80,11 +90,14 @@ describe('tray menu', () => {
     const failed = trayMenuTemplate(STATES['hub failed']!, a);
     (failed.find((i) => i.label === 'Retry Starting the Hub')!.click as () => void)();
     expect(a.retryHub).toHaveBeenCalledTimes(1);
+    const update = trayMenuTemplate(STATES['running, an update available']!, a);
+    (update.find((i) => i.label === 'Update Available: Patchbay 1.3.0…')!.click as () => void)();
+    expect(a.openUpdate).toHaveBeenCalledTimes(1);
   });
 
   it('has an enable toggle per server and the items the issue asks for', () => {
     const labels = describeMenu(trayMenuTemplate(STATES['running, serving']!, actions())).map((i) => i.label);
-    for (const expected of ['Hub serving on port 39517', 'Live sessions: 3', 'Open Patchbay', 'Export to Claude Desktop…', 'Copy Hub URL', 'Start at Login', 'Quit Patchbay']) {
+    for (const expected of ['Patchbay 1.2.3', 'Hub serving on port 39517', 'Live sessions: 3', 'Open Patchbay', 'Export to Claude Desktop…', 'Copy Hub URL and Token', 'Start at Login', 'Open Logs Folder', 'Check for Updates…', 'Quit Patchbay']) {
       expect(labels).toContain(expected);
     }
     const servers = trayMenuTemplate(STATES['running, serving']!, actions()).filter((i) => i.type === 'checkbox' && i.label !== 'Start at Login');
@@ -96,13 +109,17 @@ describe('tray menu', () => {
     ]);
   });
 
-  it('picks the icon from the state, template images on macOS only', () => {
-    expect(trayIconState(STATES.starting!)).toBe('idle');
+  it('picks the icon from the state (starting, stopped, idle, serving, error), template images on macOS only', () => {
+    expect(trayIconState(STATES.starting!)).toBe('starting');
+    expect(trayIconState(STATES.stopped!)).toBe('stopped');
+    expect(trayIconState(STATES['running, no servers']!)).toBe('idle');
     expect(trayIconState(STATES['running, serving']!)).toBe('serving');
     expect(trayIconState(STATES['running, a server failing']!)).toBe('error');
     expect(trayIconState(STATES['hub failed']!)).toBe('error');
     expect(trayIconFile('/a/tray', 'serving', 'darwin')).toBe('/a/tray/trayServingTemplate.png');
     expect(trayIconFile('/a/tray', 'error', 'win32')).toMatch(/tray-error\.png$/);
     expect(trayIconFile('/a/tray', 'idle', 'linux')).toBe('/a/tray/tray-idle.png');
+    expect(trayIconFile('/a/tray', 'starting', 'darwin')).toBe('/a/tray/trayStartingTemplate.png');
+    expect(trayIconFile('/a/tray', 'stopped', 'linux')).toBe('/a/tray/tray-stopped.png');
   });
 });

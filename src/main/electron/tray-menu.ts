@@ -7,20 +7,28 @@ import type { TrayServer, TrayState } from './tray-state.js';
 
 export interface TrayActions {
   openWindow(): void;
-  /** Opens the Clients screen: it shows the diff for Claude Desktop and writes on confirmation. */
+  /** Opens Claude Desktop's export on the Clients screen: the diff first, written on confirmation. */
   exportToClaudeDesktop(): void;
-  copyHubUrl(): void;
+  /** Copies the hub's URL with the Authorization header a client needs (an `mcpServers` entry). */
+  copyHubConnection(): void;
   setServerEnabled(id: string, enabled: boolean): void;
   setStartAtLogin(enabled: boolean): void;
   retryHub(): void;
+  openLogsFolder(): void;
+  checkForUpdates(): void;
+  /** Opens the release page of the update found (in the browser; nothing is installed). */
+  openUpdate(): void;
   quit(): void;
 }
 
 const MAX_ERROR_CHARS = 60;
 
 export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuItemConstructorOptions[] {
-  const items: MenuItemConstructorOptions[] = [{ label: hubLine(state), enabled: false }];
-  if (state.hub.state === 'error') items.push({ label: 'Retry Starting the Hub', click: () => actions.retryHub() });
+  const items: MenuItemConstructorOptions[] = [
+    { label: `Patchbay ${state.version}`, enabled: false },
+    { label: hubLine(state), enabled: false },
+  ];
+  if (state.hub.state === 'error' || state.hub.state === 'stopped') items.push({ label: 'Retry Starting the Hub', click: () => actions.retryHub() });
   if (state.configProblems > 0) {
     items.push({ label: `config.json has ${plural(state.configProblems, 'problem')} (last good config in use)`, enabled: false });
   }
@@ -38,14 +46,16 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
   items.push(
     { label: 'Open Patchbay', click: () => actions.openWindow() },
     { label: 'Export to Claude Desktop…', click: () => actions.exportToClaudeDesktop() },
-    { label: 'Copy Hub URL', enabled: state.hub.state === 'running', click: () => actions.copyHubUrl() },
+    { label: 'Copy Hub URL and Token', enabled: state.hub.state === 'running', click: () => actions.copyHubConnection() },
     { type: 'separator' },
   );
   if (state.startAtLogin !== undefined) {
     const enabled = state.startAtLogin;
-    items.push({ label: 'Start at Login', type: 'checkbox', checked: enabled, click: () => actions.setStartAtLogin(!enabled) }, { type: 'separator' });
+    items.push({ label: 'Start at Login', type: 'checkbox', checked: enabled, click: () => actions.setStartAtLogin(!enabled) });
   }
-  items.push({ label: 'Quit Patchbay', click: () => actions.quit() });
+  items.push({ label: 'Open Logs Folder', click: () => actions.openLogsFolder() });
+  if (state.update) items.push({ label: `Update Available: Patchbay ${state.update.version}…`, click: () => actions.openUpdate() });
+  items.push({ label: 'Check for Updates…', click: () => actions.checkForUpdates() }, { type: 'separator' }, { label: 'Quit Patchbay', click: () => actions.quit() });
   return items;
 }
 

@@ -17,6 +17,8 @@ export interface TrayServer {
 }
 
 export interface TrayState {
+  /** The app's version (the menu's first line). */
+  version: string;
   hub: HubState;
   /** Live downstream sessions across all servers. */
   sessions: number;
@@ -25,18 +27,36 @@ export interface TrayState {
   configProblems: number;
   /** Undefined where the platform cannot start the app at login. */
   startAtLogin?: boolean;
+  /** A newer release the update check found (never installed by the app). */
+  update?: { version: string };
 }
 
-export type TrayIconState = 'idle' | 'serving' | 'error';
+/** Five looks: the hub starting, stopped, idle (running, no sessions), serving, and failing. */
+export type TrayIconState = 'starting' | 'stopped' | 'idle' | 'serving' | 'error';
 
 export function trayIconState(state: TrayState): TrayIconState {
   if (state.hub.state === 'error' || state.servers.some((s) => s.state === 'error')) return 'error';
-  if (state.hub.state === 'running' && state.sessions > 0) return 'serving';
-  return 'idle';
+  if (state.hub.state === 'starting') return 'starting';
+  if (state.hub.state === 'stopped') return 'stopped';
+  return state.sessions > 0 ? 'serving' : 'idle';
 }
 
-export async function readTrayState(hub: HubState, engine: RunningEngine | undefined, startAtLogin: boolean | undefined): Promise<TrayState> {
-  const base: TrayState = { hub, sessions: 0, servers: [], configProblems: 0, ...(startAtLogin !== undefined ? { startAtLogin } : {}) };
+export interface TrayExtras {
+  version: string;
+  startAtLogin: boolean | undefined;
+  update?: { version: string } | undefined;
+}
+
+export async function readTrayState(hub: HubState, engine: RunningEngine | undefined, extras: TrayExtras): Promise<TrayState> {
+  const base: TrayState = {
+    version: extras.version,
+    hub,
+    sessions: 0,
+    servers: [],
+    configProblems: 0,
+    ...(extras.startAtLogin !== undefined ? { startAtLogin: extras.startAtLogin } : {}),
+    ...(extras.update ? { update: extras.update } : {}),
+  };
   if (!engine || hub.state !== 'running') return base;
   const [status, overview] = await Promise.all([engine.api.invoke('hub.status', {}), engine.api.invoke('servers.overview', {})]);
   if (status.ok) {

@@ -4,22 +4,24 @@
  * stands in for the app's executable (in Node mode Electron *is* Node); a stand-in "app" records
  * how the relay launched it when no hub ran, then serves the hub as the app's engine would.
  */
-import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isAlive, onCleanup, REPO_ROOT } from '../../../../test/helpers/hub-harness.js';
+import { onCleanup } from '../../../../test/helpers/cleanup.js';
+import { isAlive } from '../../../../test/helpers/processes.js';
+import { REPO_ROOT } from '../../../../test/helpers/repo-paths.js';
 import { BIN, hubLog, hubRecord, requireBuild, tempHome } from '../../../../test/relay/relay-helpers.js';
 
 const BUNDLE = path.join(REPO_ROOT, 'dist', 'relay', 'patchbay-relay.mjs');
 
-beforeAll(async () => {
+// `npm run build` builds it (build:electron); rebuilding here would race the other desktop tests reading dist/.
+beforeAll(() => {
   requireBuild();
-  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-electron.mjs')], { cwd: REPO_ROOT });
-}, 60_000);
+  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run \`npm run build\` first (it runs build:electron)`);
+});
 
 /** Stands in for the desktop app started by the relay: records its launch, then runs the hub. */
 async function fakeApp(home: string): Promise<string> {

@@ -1,7 +1,9 @@
 /**
- * What the encrypted secret store needs from the OS: Electron's `safeStorage` (macOS Keychain,
- * Windows DPAPI, the Linux secret service) behind a small interface, so the store is tested in
- * plain Node with an injected encryptor and main.ts adapts the real one.
+ * What the desktop's secrets need from the OS: Electron's `safeStorage` (macOS Keychain, Windows
+ * DPAPI, the Linux secret service) behind a small interface. `encrypt`/`decrypt` are the cipher
+ * core's secret store takes (its encrypted codec); `available`/`backend` decide whether to use it
+ * at all (desktop-secrets.ts). Tested in plain Node with an injected encryptor; desktop.ts adapts
+ * the real one.
  */
 import type { SafeStorage } from 'electron';
 

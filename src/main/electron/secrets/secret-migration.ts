@@ -6,14 +6,11 @@
  * removed from the plaintext file after it was read back from the encrypted store.
  */
 import { rm, stat } from 'node:fs/promises';
-import { errCode } from '../../core/index.js';
-import type { Logger } from '../../core/index.js';
-import { FileSecretStore } from '../../core/index.js';
-import type { SecretStore } from '../../core/index.js';
-import type { SafeStorageSecretStore } from './safe-storage-store.js';
+import { errCode, FileSecretStore } from '../../core/index.js';
+import type { Logger, SecretStore } from '../../core/index.js';
 
 /** Imports every secret of the file store (its values win: the file is newer than the last import), then deletes the file and its backup. */
-export async function absorbFileStore(secretsFile: string, target: SafeStorageSecretStore, logger: Logger): Promise<string[]> {
+export async function absorbFileStore(secretsFile: string, target: FileSecretStore, logger: Logger): Promise<string[]> {
   if (!(await exists(secretsFile))) return [];
   const source = await FileSecretStore.open(secretsFile);
   try {
@@ -43,7 +40,7 @@ export class AbsorbingSecretStore implements SecretStore {
   private pending: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly target: SafeStorageSecretStore,
+    private readonly target: FileSecretStore,
     private readonly secretsFile: string,
     private readonly logger: Logger,
   ) {}
