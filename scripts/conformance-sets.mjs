@@ -1,0 +1,552 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * Runs the official MCP conformance suite 0.2 (`@modelcontextprotocol/conformance-next`, an npm
+ * alias of @modelcontextprotocol/conformance@0.2.0-alpha.12) with its frozen requirement sets,
+ * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against four targets:
+ *
+ *   fixture     the dual-era fixture (test/fixtures/dual-era-server.mjs) over HTTP, directly;
+ *   hub-stdio   `patchbay serve --no-auth` (built dist/) with the fixture as a stdio upstream,
+ *               at /mcp/dual-stdio;
+ *   hub-remote  the same hub with the fixture (HTTP mode) as a remote upstream `{ url }`,
+ *               at /mcp/dual-remote;
+ *   relay       the sets' client scenarios: the suite starts its test server and runs
+ *               test/fixtures/conformance-stdio-client.mjs, an SDK client on stdio that spawns
+ *               `patchbay relay --url <that server>` and talks MCP through it, in the era the
+ *               suite asks for.
+ *
+ *   node scripts/conformance-sets.mjs [--target NAME]... [--set REVISION]...
+ *        [--allow-short TARGET:SET]... [--jobs N] [--out DIR] [--scenario NAME]... [--verbose]
+ *   node scripts/conformance-sets.mjs --install-only
+ *
+ * Defaults: every target, both sets, 4 suite processes at a time (--jobs): one per server
+ * target and set (a `--requirements` run), then one per client scenario. The fixture and the
+ * hub are started once. --scenario narrows every target to those scenarios (for debugging;
+ * the score is then of that subset).
+ *
+ * Counting rule: a scenario passes only when its checks.json has at least one SUCCESS and no
+ * FAILURE; for the relay also the stdio client must succeed (the suite's "CLIENT EXITED WITH
+ * ERROR" / "CLIENT TIMED OUT", which it reports only where the scenario expects the client to
+ * succeed). The sets' `not_scored` scenarios are run and reported, never counted.
+ *
+ * Prints a table per target and set (`2026-07-28: 37/37`) and the failing checks briefly.
+ * Exits 1 when a target scores below its set, except for pairs named with --allow-short
+ * (`hub-stdio:2026-07-28`; `*` matches any target or set), and on any error. --out keeps the
+ * suite's result directories there (default: temp dirs, removed). The suite's CLI needs
+ * Node >= 22: installed once into .cache/node22 like scripts/conformance.mjs does.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import process from 'node:process';
+
+import { parse as parseYaml } from 'yaml';
+
+import {
+  cleanup,
+  ensureNode22,
+  findChecks,
+  installSignalHandlers,
+  makeTempDir,
+  readChecks,
+  ROOT,
+  RunError,
+  runSuiteCli,
+  startHttpFixture,
+  startHub,
+  stop,
+  verdict,
+  wasInterrupted,
+} from './lib/conformance-kit.mjs';
+
+/** @typedef {import('./lib/conformance-kit.mjs').Check} Check */
+/** @typedef {import('./lib/conformance-kit.mjs').Verdict} Verdict */
+/** @typedef {{ required: string[], notScored: Map<string, string> }} Leg */
+/** @typedef {{ target: string, set: string, results: Map<string, Verdict>, leg: Leg, seconds: number }} SetRun */
+
+const LABEL = 'conformance-sets';
+const SUITE_DIR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance-next');
+const SUITE_CLI = join(SUITE_DIR, 'dist', 'index.js');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'dual-era-server.mjs');
+const CLIENT_DRIVER = join(ROOT, 'test', 'fixtures', 'conformance-stdio-client.mjs');
+const SETS = ['2025-11-25', '2026-07-28'];
+const SERVER_TARGETS = ['fixture', 'hub-stdio', 'hub-remote'];
+const TARGETS = [...SERVER_TARGETS, 'relay'];
+
+/**
+ * Whole run, Node 22 install excluded: what is not started by then is reported as not run.
+ * About 5 CPU-minutes in all (70 suite processes, most of them a client scenario with its stdio
+ * client and relay): ~2.5 min on two idle cores, ~6 min on a machine loaded 6x over.
+ */
+const TOTAL_BUDGET_MS = 8 * 60_000;
+/** One server scenario; passing ones take well under 5 s (server-sse-polling reads ~2 s). */
+const SERVER_SCENARIO_TIMEOUT_MS = 12_000;
+/** One `--requirements` server run (37 scenarios plus the not-scored ones). */
+const SERVER_RUN_BUDGET_MS = 150_000;
+/** One client scenario: the suite kills the stdio client after this. */
+const CLIENT_SCENARIO_TIMEOUT_MS = 30_000;
+
+const started = Date.now();
+const remainingMs = () => started + TOTAL_BUDGET_MS - Date.now();
+
+// ───────────────────────── arguments ─────────────────────────
+
+function usage() {
+  return (
+    'usage: node scripts/conformance-sets.mjs [--target fixture|hub-stdio|hub-remote|relay]... [--set 2025-11-25|2026-07-28]...\n' +
+    '         [--allow-short TARGET:SET]... [--jobs N] [--out DIR] [--scenario NAME]... [--verbose]\n' +
+    '       node scripts/conformance-sets.mjs --install-only   (only make sure .cache/node22 has the Node the suite needs)'
+  );
+}
+
+function parseArgs() {
+  const argv = process.argv.slice(2);
+  const opts = {
+    targets: /** @type {string[]} */ ([]),
+    sets: /** @type {string[]} */ ([]),
+    allowShort: /** @type {Array<[string, string]>} */ ([]),
+    jobs: 4,
+    out: /** @type {string | undefined} */ (undefined),
+    verbose: false,
+    installOnly: false,
+    scenarios: /** @type {string[]} */ ([]),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const value = () => {
+      const v = argv[++i];
+      if (!v) throw new RunError(`${arg} needs a value`);
+      return v;
+    };
+    const list = () =>
+      value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    if (arg === '--target') opts.targets.push(...list());
+    else if (arg === '--set') opts.sets.push(...list());
+    else if (arg === '--allow-short') {
+      for (const pair of list()) {
+        const [target, set, ...rest] = pair.split(':');
+        if (!target || !set || rest.length > 0)
+          throw new RunError(`--allow-short takes TARGET:SET, got "${pair}"`);
+        if (target !== '*' && !TARGETS.includes(target))
+          throw new RunError(`--allow-short: unknown target "${target}" (${TARGETS.join(', ')})`);
+        if (set !== '*' && !SETS.includes(set))
+          throw new RunError(`--allow-short: unknown set "${set}" (${SETS.join(', ')})`);
+        opts.allowShort.push([target, set]);
+      }
+    } else if (arg === '--jobs') opts.jobs = Math.max(1, Math.min(8, Number(value()) || 1));
+    else if (arg === '--out') opts.out = value();
+    else if (arg === '--verbose') opts.verbose = true;
+    else if (arg === '--install-only') opts.installOnly = true;
+    else if (arg === '--scenario') opts.scenarios.push(...list());
+    else if (arg === '--help' || arg === '-h') {
+      console.log(usage());
+      process.exit(0);
+    } else throw new RunError(`unknown argument: ${arg}\n${usage()}`);
+  }
+  for (const t of opts.targets)
+    if (!TARGETS.includes(t)) throw new RunError(`unknown target "${t}" (${TARGETS.join(', ')})`);
+  for (const s of opts.sets)
+    if (!SETS.includes(s)) throw new RunError(`unknown set "${s}" (${SETS.join(', ')})`);
+  if (opts.targets.length === 0) opts.targets = [...TARGETS];
+  if (opts.sets.length === 0) opts.sets = [...SETS];
+  opts.targets = TARGETS.filter((t) => opts.targets.includes(t));
+  opts.sets = SETS.filter((s) => opts.sets.includes(s));
+  return opts;
+}
+
+// ───────────────────────── requirement sets ─────────────────────────
+
+/**
+ * The scenarios a requirement set names for one leg, read from the suite's own YAML.
+ * @param {string} set
+ * @param {'server' | 'client'} leg
+ * @returns {Leg}
+ */
+function loadLeg(set, leg, only = /** @type {string[]} */ ([])) {
+  const file = join(SUITE_DIR, 'requirements', `${set}.yaml`);
+  if (!existsSync(file))
+    throw new RunError(
+      `${relative(ROOT, file)} is missing: run \`npm install\` (devDependency @modelcontextprotocol/conformance-next)`,
+    );
+  const doc = /** @type {{ server?: unknown, client?: unknown, not_scored?: unknown }} */ (
+    parseYaml(readFileSync(file, 'utf8')) ?? {}
+  );
+  const required = Array.isArray(doc[leg]) ? doc[leg].map(String) : [];
+  /** @type {Map<string, string>} */
+  const notScored = new Map();
+  for (const entry of Array.isArray(doc.not_scored) ? doc.not_scored : []) {
+    const e = /** @type {{ scenario?: unknown, leg?: unknown, reason?: unknown }} */ (entry);
+    if (e.leg === leg && typeof e.scenario === 'string')
+      notScored.set(e.scenario, String(e.reason ?? ''));
+  }
+  if (required.length === 0) throw new RunError(`${set}.yaml names no ${leg} scenarios`);
+  if (only.length === 0) return { required, notScored };
+  // --scenario: a subset, for debugging (the score is then of that subset).
+  for (const name of [...notScored.keys()]) if (!only.includes(name)) notScored.delete(name);
+  return { required: required.filter((s) => only.includes(s)), notScored };
+}
+
+// ───────────────────────── server targets ─────────────────────────
+
+/**
+ * Runs one requirement set's server scenarios against `url`: the whole set in one CLI process
+ * (`--requirements`); if that process stalls or runs out of time, the scenarios it had not
+ * started run one CLI process each (`--scenario X --spec-version SET --force`, the same wire)
+ * while the budget lasts.
+ * @param {string} node22
+ * @param {string} url
+ * @param {string} target
+ * @param {string} set
+ * @param {Leg} leg
+ * @param {{ outRoot: string | undefined, verbose: boolean, subset: boolean }} opts
+ * @returns {Promise<SetRun>}
+ */
+async function runServerSet(node22, url, target, set, leg, opts) {
+  const t0 = Date.now();
+  const outDir = resultDir(opts.outRoot, `${target}-${set}`);
+  const expected = [...leg.required, ...leg.notScored.keys()];
+  /** @type {Map<string, string>} why a scenario has no saved result */
+  const problems = new Map();
+  const budget = () => Math.min(SERVER_RUN_BUDGET_MS - (Date.now() - t0), remainingMs() - 10_000);
+
+  /** @type {string[]} scenarios left to run one CLI process each */
+  let singles = expected;
+  if (!opts.subset) {
+    const run = await runSuiteCli(
+      node22,
+      SUITE_CLI,
+      [
+        'server',
+        '--url',
+        url,
+        '--requirements',
+        set,
+        '--timeout',
+        String(SERVER_SCENARIO_TIMEOUT_MS),
+        '-o',
+        outDir,
+      ],
+      { timeoutMs: budget(), stallMs: SERVER_SCENARIO_TIMEOUT_MS + 15_000, verbose: opts.verbose },
+    );
+    if (run.started.length === 0) {
+      throw new RunError(
+        `the ${target} ${set} run did not start any scenario. Output:\n${(run.stdout + run.stderr).slice(-3000)}`,
+      );
+    }
+    const current = run.started.at(-1);
+    if (run.killed && current) problems.set(current, run.killed);
+    for (const m of (run.stdout + run.stderr).matchAll(/Failed to run scenario (\S+?):?\s(.*)/g)) {
+      if (m[1]) problems.set(m[1], `the scenario threw: ${m[2] ?? ''}`.trim());
+    }
+    singles = run.killed ? expected.filter((s) => !run.started.includes(s)) : [];
+  }
+  for (const scenario of singles) {
+    const left = budget();
+    if (left < 5_000) {
+      problems.set(scenario, 'not run: the time budget was used up');
+      continue;
+    }
+    const single = await runSuiteCli(
+      node22,
+      SUITE_CLI,
+      [
+        'server',
+        '--url',
+        url,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        set,
+        '--force',
+        '--timeout',
+        String(SERVER_SCENARIO_TIMEOUT_MS),
+        '-o',
+        outDir,
+      ],
+      { timeoutMs: Math.min(left, SERVER_SCENARIO_TIMEOUT_MS + 15_000), verbose: opts.verbose },
+    );
+    if (single.killed) problems.set(scenario, single.killed);
+  }
+
+  /** @type {Map<string, Check[]>} */
+  const saved = new Map();
+  for (const file of findChecks(outDir)) {
+    const name = relative(outDir, dirname(file)).replace(/\\/g, '/');
+    const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/.exec(name);
+    if (match?.[1]) saved.set(match[1], readChecks(file));
+  }
+  /** @type {Map<string, Verdict>} */
+  const results = new Map();
+  for (const scenario of expected) {
+    const checks = saved.get(scenario);
+    results.set(
+      scenario,
+      checks
+        ? verdict(checks)
+        : verdict(null, problems.get(scenario) ?? 'the suite saved no result for this scenario'),
+    );
+  }
+  return { target, set, results, leg, seconds: (Date.now() - t0) / 1000 };
+}
+
+// ───────────────────────── relay (client scenarios) ─────────────────────────
+
+/**
+ * Runs one client scenario in its own CLI process and output dir (`client --scenario X
+ * --spec-version SET --force`: the wire `--requirements` would use, with our own concurrency
+ * instead of the suite's all-at-once). It passes only when the checks pass and the stdio client
+ * succeeded where the scenario expects it to.
+ * @param {string} node22
+ * @param {string} set
+ * @param {string} scenario
+ * @param {{ outRoot: string | undefined, verbose: boolean }} opts
+ * @returns {Promise<Verdict>}
+ */
+async function runClientScenario(node22, set, scenario, opts) {
+  const left = remainingMs() - 10_000;
+  if (left < 10_000) return verdict(null, 'not run: the time budget was used up');
+  const outDir = resultDir(opts.outRoot, `relay-${set}-${scenario.replace(/\//g, '_')}`);
+  // The suite splits --command on spaces and runs it through a shell: quote the paths.
+  const command = `"${process.execPath}" "${CLIENT_DRIVER}"`;
+  const run = await runSuiteCli(
+    node22,
+    SUITE_CLI,
+    [
+      'client',
+      '--command',
+      command,
+      '--scenario',
+      scenario,
+      '--spec-version',
+      set,
+      '--force',
+      '--timeout',
+      String(CLIENT_SCENARIO_TIMEOUT_MS),
+      '-o',
+      outDir,
+    ],
+    { timeoutMs: Math.min(left, CLIENT_SCENARIO_TIMEOUT_MS + 30_000), verbose: opts.verbose },
+  );
+  const files = findChecks(outDir);
+  const output = run.stdout + run.stderr;
+  /** @type {string | undefined} */
+  let error;
+  if (run.killed) error = `the suite's CLI was ${run.killed}`;
+  else if (/CLIENT TIMED OUT/.test(output))
+    error = `the stdio client timed out (${CLIENT_SCENARIO_TIMEOUT_MS / 1000} s)`;
+  else if (/CLIENT EXITED WITH ERROR/.test(output))
+    error = `the stdio client failed: ${driverFailure(files[0])}`;
+  else if (files.length === 0)
+    error = `no checks saved: ${output.trim().split('\n').slice(-3).join(' / ')}`;
+  return verdict(files[0] ? readChecks(files[0]) : null, error);
+}
+
+/**
+ * The stdio client's own last words: its `failed:` line from the saved stderr.txt.
+ * @param {string | undefined} checksFile
+ */
+function driverFailure(checksFile) {
+  if (!checksFile) return 'no output saved';
+  const file = join(dirname(checksFile), 'stderr.txt');
+  if (!existsSync(file)) return 'no stderr saved';
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const failed = lines.filter((l) => /\] failed: /.test(l)).at(-1);
+  return (failed ?? lines.filter(Boolean).at(-1) ?? '(empty stderr)').trim().slice(0, 300);
+}
+
+// ───────────────────────── report ─────────────────────────
+
+/**
+ * @param {string | undefined} outRoot
+ * @param {string} name
+ */
+function resultDir(outRoot, name) {
+  if (!outRoot) return makeTempDir(`conformance-sets-${name.replace(/[^\w.-]/g, '_')}-`);
+  const dir = join(outRoot, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** @param {SetRun} run */
+function score(run) {
+  const passed = run.leg.required.filter((s) => run.results.get(s)?.ok).length;
+  return { passed, total: run.leg.required.length };
+}
+
+/** @param {Verdict} v */
+function describe(v) {
+  /** @type {string[]} */
+  const lines = [];
+  if (v.error) lines.push(`      ${v.error}`);
+  for (const check of v.failures.slice(0, 4)) {
+    const msg = (check.errorMessage ?? check.description ?? check.name ?? '').replace(/\s+/g, ' ');
+    lines.push(`      - [${check.id}] ${msg.slice(0, 240)}`);
+  }
+  if (v.failures.length > 4) lines.push(`      … and ${v.failures.length - 4} more failing checks`);
+  return lines.join('\n');
+}
+
+/**
+ * @param {SetRun[]} runs
+ * @param {Array<[string, string]>} allowShort
+ * @returns {number} exit code
+ */
+function report(runs, allowShort) {
+  const allowed = (/** @type {string} */ t, /** @type {string} */ s) =>
+    allowShort.some(([at, as]) => (at === '*' || at === t) && (as === '*' || as === s));
+  let short = 0;
+  console.log('');
+  for (const run of runs) {
+    const { passed, total } = score(run);
+    const notScored = [...run.leg.notScored.keys()];
+    const nsPassed = notScored.filter((s) => run.results.get(s)?.ok).length;
+    const tag =
+      passed === total ? '' : allowed(run.target, run.set) ? '  (short, allowed)' : '  SHORT';
+    if (passed < total && !allowed(run.target, run.set)) short++;
+    console.log(
+      `== ${run.target.padEnd(10)} ${run.set}: ${passed}/${total}${tag}   (not scored: ${nsPassed}/${notScored.length} pass; ${run.seconds.toFixed(1)} s)`,
+    );
+    for (const scenario of run.leg.required) {
+      const v = run.results.get(scenario);
+      if (v && !v.ok) console.log(`  ✗ ${scenario}\n${describe(v)}`);
+    }
+    const nsFailing = notScored.filter((s) => !run.results.get(s)?.ok);
+    if (nsFailing.length > 0) {
+      console.log(
+        `  not scored, failing: ${nsFailing.map((s) => `${s} (${run.leg.notScored.get(s)})`).join(', ')}`,
+      );
+    }
+  }
+  console.log('');
+  const summary = runs.map((r) => {
+    const { passed, total } = score(r);
+    return `${r.target} ${r.set} ${passed}/${total}`;
+  });
+  console.log(`${LABEL}: ${summary.join(' · ')}`);
+  if (short > 0) console.log(`${LABEL}: ${short} target/set pair(s) below their set`);
+  return short > 0 ? 1 : 0;
+}
+
+// ───────────────────────── main ─────────────────────────
+
+async function main() {
+  const opts = parseArgs();
+  const node22 = ensureNode22({ label: LABEL });
+  if (opts.installOnly) {
+    console.error(`${LABEL}: Node 22 for the suite: ${relative(ROOT, node22) || node22}`);
+    return 0;
+  }
+  if (!existsSync(SUITE_CLI)) {
+    throw new RunError(
+      `${relative(ROOT, SUITE_CLI)} is missing: run \`npm install\` (devDependency @modelcontextprotocol/conformance-next)`,
+    );
+  }
+  const needsBuild = opts.targets.some((t) => t !== 'fixture');
+  if (needsBuild && !existsSync(join(ROOT, 'dist', 'main', 'cli', 'main.js')))
+    throw new RunError('the CLI is not built (dist/main/cli/main.js): run `npm run build` first');
+  const outRoot = opts.out ? resolve(opts.out) : undefined;
+  if (outRoot) mkdirSync(outRoot, { recursive: true });
+  const subset = opts.scenarios.length > 0;
+
+  // The systems under test. The direct target and the hub's remote upstream get a fixture
+  // process each: runs go in parallel, and a `subscriptions/listen` trigger reaches every
+  // stream open on its process.
+  /** @type {Map<string, string>} target → MCP URL */
+  const urls = new Map();
+  if (opts.targets.includes('fixture')) {
+    const direct = await startHttpFixture(FIXTURE);
+    urls.set('fixture', direct.url);
+  }
+  /** @type {Awaited<ReturnType<typeof startHub>> | undefined} */
+  let hub;
+  if (opts.targets.some((t) => t.startsWith('hub-'))) {
+    /** @type {Record<string, unknown>} */
+    const mcpServers = {};
+    if (opts.targets.includes('hub-stdio'))
+      mcpServers['dual-stdio'] = { command: process.execPath, args: [FIXTURE] };
+    if (opts.targets.includes('hub-remote')) {
+      const upstream = await startHttpFixture(FIXTURE);
+      mcpServers['dual-remote'] = { url: upstream.url };
+    }
+    hub = await startHub({ mcpServers });
+    if (opts.targets.includes('hub-stdio')) urls.set('hub-stdio', `${hub.base}/mcp/dual-stdio`);
+    if (opts.targets.includes('hub-remote')) urls.set('hub-remote', `${hub.base}/mcp/dual-remote`);
+  }
+  for (const [target, url] of urls) console.error(`${LABEL}: ${target} at ${url}`);
+
+  // One queue, `jobs` at a time: the server runs first (one CLI process per target and set,
+  // mostly waiting on the network), then the client scenarios one CLI process each.
+  /** @type {SetRun[]} */
+  const runs = [];
+  /** @type {Array<() => Promise<void>>} */
+  const tasks = [];
+  for (const target of opts.targets.filter((t) => SERVER_TARGETS.includes(t))) {
+    for (const set of opts.sets) {
+      const leg = loadLeg(set, 'server', opts.scenarios);
+      if (leg.required.length + leg.notScored.size === 0) continue;
+      const url = /** @type {string} */ (urls.get(target));
+      const slot = runs.push({ target, set, leg, results: new Map(), seconds: 0 }) - 1;
+      tasks.push(async () => {
+        runs[slot] = await runServerSet(node22, url, target, set, leg, {
+          outRoot,
+          verbose: opts.verbose,
+          subset,
+        });
+        const { passed, total } = score(/** @type {SetRun} */ (runs[slot]));
+        console.error(
+          `${LABEL}: ${target} ${set}: ${passed}/${total} (${runs[slot]?.seconds.toFixed(1)} s)`,
+        );
+      });
+    }
+  }
+  if (opts.targets.includes('relay')) {
+    for (const set of opts.sets) {
+      const leg = loadLeg(set, 'client', opts.scenarios);
+      const run = { target: 'relay', set, leg, results: new Map(), seconds: 0 };
+      runs.push(run);
+      let first = 0;
+      for (const scenario of [...leg.required, ...leg.notScored.keys()]) {
+        tasks.push(async () => {
+          const t0 = Date.now();
+          first ||= t0;
+          const v = await runClientScenario(node22, set, scenario, {
+            outRoot,
+            verbose: opts.verbose,
+          });
+          run.results.set(scenario, v);
+          run.seconds = (Date.now() - first) / 1000;
+          console.error(
+            `  ${v.ok ? 'pass' : 'FAIL'}  relay ${set} ${scenario} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+          );
+        });
+      }
+    }
+  }
+  console.error(`${LABEL}: ${tasks.length} runs, ${opts.jobs} at a time`);
+  const worker = async () => {
+    for (let task = tasks.shift(); task !== undefined; task = tasks.shift()) await task();
+  };
+  await Promise.all(Array.from({ length: opts.jobs }, worker));
+
+  if (hub) {
+    const { orphans } = await stop(hub.child);
+    if (orphans) console.error(`${LABEL}: note: the hub left processes in its group (killed)`);
+  }
+  return report(runs, opts.allowShort);
+}
+
+installSignalHandlers(LABEL);
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  if (wasInterrupted()) exitCode = 130;
+  else if (error instanceof RunError) console.error(`${LABEL}: ${error.message}`);
+  else console.error(`${LABEL}: unexpected error:`, error);
+  if (!wasInterrupted()) exitCode = 1;
+} finally {
+  await cleanup();
+}
+if (!wasInterrupted()) process.exit(exitCode);
