@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * Runs the official MCP conformance suite (server scenarios) twice:
- *   1. "direct"  — against the fixture server (test/fixtures/everything-server.mjs) over HTTP;
- *   2. "via hub" — against the same fixture spawned over stdio by `patchbay serve`,
- *      at http://127.0.0.1:<port>/mcp/fixture.
- * A scenario that passes direct but fails via the hub is a hub bug: exit 1.
+ * Runs the official MCP conformance suite (server scenarios) three times:
+ *   1. "direct"      — against the fixture server (test/fixtures/everything-server.mjs) over HTTP;
+ *   2. "via hub"     — against the same fixture spawned over stdio by `patchbay serve`,
+ *      at http://127.0.0.1:<port>/mcp/fixture;
+ *   3. "via profile" — through the same hub's aggregated endpoint of a profile that holds only
+ *      the fixture, with prefixing off: http://127.0.0.1:<port>/mcp/@fixture (docs/profiles.md).
+ * A scenario that passes direct but fails via the hub or the profile is a hub bug: exit 1.
  *
- *   node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--hub-url URL] [--verbose]
+ *   node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--no-profile] [--hub-url URL] [--verbose]
  *
  * --hub-url takes the full MCP endpoint of a running hub (it must run with --no-auth:
  * the suite cannot send a token). The suite's CLI needs Node >= 22; when the running
@@ -308,8 +310,9 @@ async function startFixture() {
 }
 
 /**
- * Starts `patchbay serve` with a temp PATCHBAY_HOME whose config runs the fixture over stdio.
- * @returns {Promise<{ url: string, child: import('node:child_process').ChildProcess, stderr: { text: string } }>}
+ * Starts `patchbay serve` with a temp PATCHBAY_HOME whose config runs the fixture over stdio,
+ * and a profile of only the fixture, unprefixed.
+ * @returns {Promise<{ url: string, profileUrl: string, child: import('node:child_process').ChildProcess, stderr: { text: string } }>}
  */
 async function startHub() {
   if (!existsSync(join(ROOT, 'dist', 'main', 'cli', 'main.js'))) {
@@ -318,7 +321,10 @@ async function startHub() {
     );
   }
   const home = makeTempDir('patchbay-conformance-home-');
-  const config = { mcpServers: { fixture: { command: process.execPath, args: [FIXTURE] } } };
+  const config = {
+    mcpServers: { fixture: { command: process.execPath, args: [FIXTURE] } },
+    profiles: { fixture: { servers: ['fixture'], prefix: false } },
+  };
   writeFileSync(join(home, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   const port = await freePort();
   const groupKill = process.platform !== 'win32';
@@ -344,7 +350,7 @@ async function startHub() {
     try {
       const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer().catch(() => undefined);
-      if (res.status === 200) return { url: `${base}/mcp/fixture`, child, stderr };
+      if (res.status === 200) return { url: `${base}/mcp/fixture`, profileUrl: `${base}/mcp/@fixture`, child, stderr };
     } catch {
       // not listening yet
     }
@@ -547,6 +553,7 @@ function parseArgs() {
   const opts = {
     scenarios: /** @type {string[]} */ ([]),
     directOnly: false,
+    noProfile: false,
     hubUrl: /** @type {string | undefined} */ (undefined),
     verbose: false,
     installOnly: false,
@@ -560,12 +567,13 @@ function parseArgs() {
     };
     if (arg === '--scenario') opts.scenarios.push(value());
     else if (arg === '--direct-only') opts.directOnly = true;
+    else if (arg === '--no-profile') opts.noProfile = true;
     else if (arg === '--hub-url') opts.hubUrl = value();
     else if (arg === '--verbose') opts.verbose = true;
     else if (arg === '--install-only') opts.installOnly = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--hub-url URL] [--verbose]\n' +
+        'usage: node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--no-profile] [--hub-url URL] [--verbose]\n' +
           '       node scripts/conformance.mjs --install-only   (only make sure the Node 22 binary the suite needs is in .cache/node22)',
       );
       process.exit(0);
@@ -595,6 +603,8 @@ async function main() {
 
   /** @type {Map<string, ScenarioResult> | undefined} */
   let viaHub;
+  /** @type {Map<string, ScenarioResult> | undefined} */
+  let viaProfile;
   let hubOrphans = false;
   if (!opts.directOnly) {
     let hubUrl = opts.hubUrl;
@@ -607,6 +617,10 @@ async function main() {
     console.error(`conformance: hub run against ${hubUrl}`);
     const plan = { scenarios: subset, expected: [...direct.keys()] };
     viaHub = await runSuite(node22, hubUrl, plan, 'hub', opts.verbose);
+    if (hub && !opts.noProfile) {
+      console.error(`conformance: profile run against ${hub.profileUrl}`);
+      viaProfile = await runSuite(node22, hub.profileUrl, plan, 'profile', opts.verbose);
+    }
     if (hub) hubOrphans = (await stop(hub.child)).orphans;
   }
 
@@ -616,14 +630,15 @@ async function main() {
     name,
     direct: verdict(direct.get(name)),
     hub: verdict(viaHub?.get(name)),
+    profile: verdict(viaProfile?.get(name)),
   }));
   const width = Math.max('scenario'.length, ...names.map((n) => n.length));
   const colW = 18;
-  console.log(`\n${'scenario'.padEnd(width)} | ${'direct'.padEnd(colW)} | via hub`);
-  console.log(`${'-'.repeat(width)}-|-${'-'.repeat(colW)}-|-${'-'.repeat(colW)}`);
+  console.log(`\n${'scenario'.padEnd(width)} | ${'direct'.padEnd(colW)} | ${'via hub'.padEnd(colW)} | via profile`);
+  console.log(`${'-'.repeat(width)}-|-${'-'.repeat(colW)}-|-${'-'.repeat(colW)}-|-${'-'.repeat(colW)}`);
   for (const row of rows) {
     console.log(
-      `${row.name.padEnd(width)} | ${cell(row.direct).padEnd(colW)} | ${viaHub ? cell(row.hub) : 'skipped'}`,
+      `${row.name.padEnd(width)} | ${cell(row.direct).padEnd(colW)} | ${(viaHub ? cell(row.hub) : 'skipped').padEnd(colW)} | ${viaProfile ? cell(row.profile) : 'skipped'}`,
     );
   }
 
@@ -640,18 +655,17 @@ async function main() {
     return fixtureBugs.length > 0 ? 1 : 0;
   }
 
-  // A scenario counts against the hub only when it passes direct but not via the hub.
-  const regressions = rows.filter((r) => r.direct?.ok && !r.hub?.ok);
+  // A scenario counts against the hub only when it passes direct but not via the hub (or the profile).
+  const regressions = rows.filter((r) => r.direct?.ok && (!r.hub?.ok || (viaProfile && !r.profile?.ok)));
   if (regressions.length > 0) {
-    console.log(`\nPass direct but FAIL via hub:`);
+    console.log(`\nPass direct but FAIL via hub or via profile:`);
     for (const r of regressions) {
-      console.log(
-        describeFailure(
-          r.name,
-          'via hub',
-          r.hub ?? { ok: false, warnings: 0, failed: [], error: 'not run via hub' },
-        ),
-      );
+      if (!r.hub?.ok) {
+        console.log(describeFailure(r.name, 'via hub', r.hub ?? { ok: false, warnings: 0, failed: [], error: 'not run via hub' }));
+      }
+      if (viaProfile && !r.profile?.ok) {
+        console.log(describeFailure(r.name, 'via profile', r.profile ?? { ok: false, warnings: 0, failed: [], error: 'not run via profile' }));
+      }
     }
   }
   if (hubOrphans)

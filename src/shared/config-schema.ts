@@ -97,8 +97,52 @@ export const inspectorSettingsSchema = z.looseObject({
   secretNames: z.array(z.string()).optional(),
 });
 
+/**
+ * Profile names appear in URLs (`/mcp/@<name>`), CLI arguments and client configs: the same rule
+ * as server ids. `default` is the profile `/mcp` serves (built in: every enabled server).
+ */
+export const PROFILE_NAME_PATTERN = SERVER_ID_PATTERN;
+export const DEFAULT_PROFILE = 'default';
+/** In a profile's `servers`, stands for every enabled server not listed by name. */
+export const ALL_SERVERS = '*';
+
+/** A glob over tool or prompt names, or resource URIs: `*` any run of characters, `?` one. */
+const globSchema = z.string().min(1, 'a pattern must not be empty').max(1024);
+
+/**
+ * Which tools (prompts, resources) of a member a profile exposes: `true` all (the default),
+ * `false` none, a list of globs (only those), or `{allow, deny}` (deny wins).
+ */
+export const itemRuleSchema = z.union([
+  z.boolean(),
+  z.array(globSchema),
+  z.looseObject({ allow: z.array(globSchema).optional(), deny: z.array(globSchema).optional() }),
+]);
+
+export const profileMemberSchema = z.looseObject({
+  tools: itemRuleSchema.optional(),
+  prompts: itemRuleSchema.optional(),
+  resources: itemRuleSchema.optional(),
+});
+
+const memberKeySchema = z.string().refine((k) => k === ALL_SERVERS || SERVER_ID_PATTERN.test(k), 'a server id, or "*" for every enabled server');
+
+/** Held back from the aggregated list when changed, until approved: `remote` servers only (default), `always`, `never`. */
+export const holdChangedToolsSchema = z.enum(['remote', 'always', 'never']);
+
+export const profileSchema = z.looseObject({
+  description: z.string().max(500).optional(),
+  /** Members: a list of server ids (`"*"` = every enabled server), or id → what it exposes. Omitted: `["*"]`. */
+  servers: z.union([z.array(memberKeySchema), z.record(memberKeySchema, profileMemberSchema)]).optional(),
+  /** Qualify tool and prompt names with the server id (default true); only a one-server profile may turn it off. */
+  prefix: z.boolean().optional(),
+  holdChangedTools: holdChangedToolsSchema.optional(),
+});
+
 export const patchbayConfigSchema = z.looseObject({
   mcpServers: z.record(z.string().regex(SERVER_ID_PATTERN, 'server ids use letters, digits, ".", "_" and "-" (max 64)'), serverConfigSchema).default({}),
+  /** Named sets of servers served as one endpoint each, `/mcp/@<name>` (docs/profiles.md). */
+  profiles: z.record(z.string().regex(PROFILE_NAME_PATTERN, 'profile names use letters, digits, ".", "_" and "-" (max 64)'), profileSchema).optional(),
   hub: hubSettingsSchema.optional(),
   inspector: inspectorSettingsSchema.optional(),
 });
@@ -110,6 +154,10 @@ export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type HubSettings = z.infer<typeof hubSettingsSchema>;
 export type InspectorSettings = z.infer<typeof inspectorSettingsSchema>;
 export type PatchbayConfig = z.infer<typeof patchbayConfigSchema>;
+export type ItemRule = z.infer<typeof itemRuleSchema>;
+export type ProfileMemberConfig = z.infer<typeof profileMemberSchema>;
+export type ProfileConfig = z.infer<typeof profileSchema>;
+export type HoldChangedTools = z.infer<typeof holdChangedToolsSchema>;
 
 export function isStdioServer(server: ServerConfig): server is StdioServerConfig {
   return 'command' in server && typeof server.command === 'string';

@@ -39,7 +39,7 @@ async function run(args: string[], entry: 'runCli' | 'relayMain' = 'runCli'): Pr
 
 describe('patchbay relay command line', () => {
   it.each([
-    [[], 'missing SERVER (or --url URL)'],
+    [['@'], 'SERVER must be a server id'],
     [['fx', '--url', 'http://127.0.0.1:1/mcp'], 'give either SERVER or --url, not both'],
     [['--url', 'ftp://example.com/mcp'], '--url must be an http(s) URL'],
     [['fx', '--header', 'X-A: b'], '--header is only for --url'],

@@ -8,6 +8,7 @@ import { configCommand } from './commands/config.js';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
+import { profilesCommand } from './commands/profiles.js';
 import { relayCommand } from './commands/relay.js';
 import { secretsCommand } from './commands/secrets.js';
 import { serveCommand } from './commands/serve.js';
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   secretsCommand,
   configCommand,
   clientsCommand,
+  profilesCommand,
   exportCommand,
   importCommand,
   doctorCommand,

@@ -63,7 +63,10 @@ describe('the desktop relay launcher', () => {
     expect(parseRelayArgs(['relay', 'github'])).toEqual({ ok: true, value: { server: 'github', noStart: false } });
     expect(parseRelayArgs(['relay', 'fx', '--data-dir', '/d', '--no-start'])).toEqual({ ok: true, value: { server: 'fx', dataDir: '/d', noStart: true } });
     expect(parseRelayArgs(['relay', '--url', 'https://x'])).toMatchObject({ ok: false, message: expect.stringContaining('patchbay CLI') });
-    expect(parseRelayArgs(['relay'])).toMatchObject({ ok: false });
+    // No SERVER: the default profile (/mcp); @name: a profile.
+    expect(parseRelayArgs(['relay'])).toEqual({ ok: true, value: { server: '', noStart: false } });
+    expect(parseRelayArgs(['relay', '@work'])).toEqual({ ok: true, value: { server: '@work', noStart: false } });
+    expect(parseRelayArgs(['relay', '@'])).toMatchObject({ ok: false });
     expect(parseRelayArgs(['relay', '../etc'])).toMatchObject({ ok: false });
     expect(parseRelayArgs(['serve'])).toMatchObject({ ok: false });
   });

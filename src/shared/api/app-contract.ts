@@ -7,6 +7,7 @@ import type { ApiEvent, ApiResult, CallInput, CallName, CallOutput } from './con
 import { clientsContract } from './clients-contract.js';
 import { hubContract } from './hub-contract.js';
 import { oauthContract } from './oauth-contract.js';
+import { profilesContract } from './profiles-contract.js';
 import { inspectorContract, type CaptureEvent } from './inspector-contract.js';
 import { secretsContract } from './secrets-contract.js';
 import { serversContract } from './servers-contract.js';
@@ -20,6 +21,7 @@ export const appContract = {
   ...inspectorContract,
   ...oauthContract,
   ...clientsContract,
+  ...profilesContract,
 } as const;
 
 export type AppContract = typeof appContract;

@@ -63,6 +63,8 @@ const exportInput = z.object({
   client: clientIdSchema,
   /** Server ids; default: every enabled server (and Patchbay entries of removed servers are dropped). */
   servers: z.array(z.string()).optional(),
+  /** Profile names instead of servers: one entry per profile; members' own Patchbay entries are removed. */
+  profiles: z.array(z.string()).optional(),
   kind: entryKindSchema.optional(),
   /** Take over same-named entries that are the client's own (a backup is kept). */
   replace: z.boolean().optional(),

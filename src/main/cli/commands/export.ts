@@ -14,11 +14,16 @@ export const exportCommand: CliCommand = {
     'as it was. Clients that take URLs get http://127.0.0.1:<port>/mcp/<server> with the hub token;',
     'stdio-only clients (Claude Desktop) get `patchbay relay <server>` by absolute path. Without',
     '--servers every enabled server is exported and entries of removed servers are dropped.',
+    'With --profile the client gets one entry per profile instead (`patchbay relay @NAME`, or',
+    'http://127.0.0.1:<port>/mcp/@NAME), named patchbay-NAME, and Patchbay\'s own entries for the',
+    'servers of that profile are removed: the profile carries their tools. Per-server entries',
+    'stay available with --servers.',
     'The diff (hub token masked) is printed first; the previous file is backed up in the data dir.',
   ].join('\n'),
   positionals: [CLIENT_ARG],
   options: [
     { name: 'servers', type: 'string', valueName: 'a,b', description: 'Export only these servers (comma-separated ids)' },
+    { name: 'profile', type: 'string', valueName: 'NAME', description: 'Export these profiles instead of servers (comma-separated names; "default" is every enabled server)' },
     { name: 'dry-run', type: 'boolean', description: 'Print the diff and write nothing' },
     { name: 'transport', type: 'string', valueName: 'stdio|http', description: 'Entry kind for clients that take both (default: http, or what is there)' },
     { name: 'replace', type: 'boolean', description: "Take over same-named entries that are the client's own" },
@@ -32,6 +37,7 @@ export const exportCommand: CliCommand = {
   examples: [
     { command: 'patchbay export claude-desktop --dry-run', description: 'See what would change' },
     { command: 'patchbay export cursor --servers github,fs', description: 'Export two servers to Cursor' },
+    { command: 'patchbay export claude-desktop --profile work', description: 'One relay entry for the profile "work" instead of one per server' },
     { command: 'patchbay export claude-desktop --rollback', description: 'Undo the last change' },
   ],
   run: exportRun,
@@ -65,8 +71,11 @@ async function exportRun(ctx: CommandContext): Promise<number> {
       return EXIT_OK;
     }
     const servers = listOption(ctx, 'servers');
+    const profiles = listOption(ctx, 'profile');
+    if (servers && profiles) throw new UsageError('give --servers or --profile, not both', commandPath);
     const request: ExportRequest = {
       ...(servers ? { servers } : {}),
+      ...(profiles ? { profiles } : {}),
       ...(transport === 'stdio' || transport === 'http' ? { kind: transport } : {}),
       ...(values.replace === true ? { replace: true } : {}),
     };

@@ -16,7 +16,7 @@ const BIN = fileURLToPath(new URL('../../../../bin/patchbay.js', import.meta.url
 
 export const relayCommand: CliCommand = {
   name: 'relay',
-  summary: 'Pipe a stdio MCP client (e.g. Claude Desktop) to a server of the hub, or to a remote URL',
+  summary: 'Pipe a stdio MCP client (e.g. Claude Desktop) to a server or a profile of the hub, or to a remote URL',
   details: [
     'Reads JSON-RPC lines on stdin and writes only JSON-RPC lines on stdout; logs go to stderr.',
     'With SERVER it talks to http://127.0.0.1:<port>/mcp/SERVER on the hub of the data dir, found',
@@ -25,6 +25,10 @@ export const relayCommand: CliCommand = {
     'or forgets the session, it re-creates the session (replaying initialize) and goes on. It exits',
     'when stdin closes or its parent dies, deleting its session first.',
     '',
+    'With @PROFILE it talks to the profile\'s aggregated endpoint, /mcp/@PROFILE: the servers of',
+    'that profile as one (docs/profiles.md). With neither SERVER nor --url: the default profile,',
+    '/mcp (every enabled server).',
+    '',
     'With --url it needs no hub and no config: it runs an engine of its own for that one server,',
     'with OAuth (the browser opens for the login; $BROWSER is honoured) and reconnects. Header',
     'values may reference stored secrets as ${secret:NAME} (see patchbay secrets set).',
@@ -32,7 +36,7 @@ export const relayCommand: CliCommand = {
   positionals: [
     {
       name: 'SERVER',
-      description: 'Id of a server in the hub config (omit with --url)',
+      description: 'Id of a server in the hub config, or @PROFILE for a profile (omitted: the default profile; omit with --url)',
       optional: true,
     },
   ],
@@ -85,6 +89,14 @@ export const relayCommand: CliCommand = {
     {
       command: 'patchbay relay github',
       description: 'In a client config: {"command": "patchbay", "args": ["relay", "github"]}',
+    },
+    {
+      command: 'patchbay relay @work',
+      description: 'The servers of the profile "work", as one server',
+    },
+    {
+      command: 'patchbay relay',
+      description: 'Every enabled server of the hub, as one server (the default profile)',
     },
     {
       command: 'patchbay relay --url https://mcp.example.com/mcp',
@@ -143,23 +155,23 @@ async function relay(ctx: CommandContext): Promise<number> {
     await runUrlRelay({ ...remote, url, dataDir, stdin: io.stdin, stdout: io.stdout, logger });
     return EXIT_OK;
   }
-  if (server === undefined) throw new UsageError('missing SERVER (or --url URL)', commandPath);
-  // Same rule as config ids (shared/config-schema.ts), kept here so the relay need not load zod.
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(server)) {
-    throw new UsageError('SERVER must be a server id from the config (letters, digits, ".", "_" and "-")', commandPath);
+  // Same rule as config ids (shared/config-schema.ts), kept here so the relay need not load zod;
+  // `@name` is a profile, and no SERVER at all the default profile (the hub's `/mcp`).
+  if (server !== undefined && !/^@?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(server)) {
+    throw new UsageError('SERVER must be a server id from the config (letters, digits, ".", "_" and "-"), or @ and a profile name', commandPath);
   }
   if (remote.given.length > 0) {
     const flags = remote.given.map((f) => `--${f}`).join(', ');
     throw new UsageError(`${flags} ${remote.given.length === 1 ? 'is' : 'are'} only for --url (a server of the hub brings its own settings)`, commandPath);
   }
-  const endpoint = hubEndpointSource(server, {
+  const endpoint = hubEndpointSource(server ?? '', {
     dataDir,
     // Its output goes to <data dir>/logs/hub.log: no one-time UI login link in a file on disk.
     serveCommand: { command: process.execPath, args: [BIN, 'serve', '--no-login-link'] },
     autoStart: values['no-start'] !== true,
     logger,
   });
-  logger.debug(`relaying to server '${server}' of the hub in ${path.resolve(dataDir)}`);
+  logger.debug(`relaying to ${server === undefined ? 'the default profile' : server.startsWith('@') ? `profile '${server.slice(1)}'` : `server '${server}'`} of the hub in ${path.resolve(dataDir)}`);
   await runStdioRelay({ stdin: io.stdin, stdout: io.stdout, endpoint, logger });
   return EXIT_OK;
 }

@@ -2,6 +2,7 @@
 export type ClientsErrorCode =
   | 'unknown_client'
   | 'unknown_server'
+  | 'unknown_profile'
   | 'server_disabled'
   | 'kind_unsupported'
   | 'client_config_invalid'

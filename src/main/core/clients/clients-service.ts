@@ -139,7 +139,8 @@ export class ClientsService {
   }
 
   private async context(): Promise<ExportContext> {
-    return { host: this.deps.host, dataDir: this.deps.dataDir, servers: this.deps.config.get().mcpServers, launcher: this.deps.launcher, hub: await this.deps.hub() };
+    const config = this.deps.config.get();
+    return { host: this.deps.host, dataDir: this.deps.dataDir, servers: config.mcpServers, ...(config.profiles ? { profiles: config.profiles } : {}), launcher: this.deps.launcher, hub: await this.deps.hub() };
   }
 
   private async plan(id: string, request: ExportRequest, override?: string): Promise<{ plan: ExportPlan; preview: ExportPreview }> {

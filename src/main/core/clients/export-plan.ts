@@ -3,7 +3,7 @@
  * left alone or removed, which same-named entries of the client's own are in the way, and the
  * file's new text. Nothing is written here; export-write does that after the preview.
  */
-import type { ServerConfig } from '../../../shared/config-schema.js';
+import { ALL_SERVERS, DEFAULT_PROFILE, type ProfileConfig, type ServerConfig } from '../../../shared/config-schema.js';
 import { resolveDataDir } from '../home/paths.js';
 import type { ClientDef, EntryKind } from './client-defs.js';
 import { clientEntries, readClientFile, type ClientFile } from './client-file.js';
@@ -18,6 +18,8 @@ export interface ExportContext {
   host: ClientHost;
   dataDir: string;
   servers: Readonly<Record<string, ServerConfig>>;
+  /** The config's profiles (the built-in `default` need not be there). */
+  profiles?: Readonly<Record<string, ProfileConfig>>;
   launcher: RelayLauncher;
   hub: HubTarget;
 }
@@ -33,6 +35,11 @@ export interface ExportRequest {
   names?: Readonly<Record<string, string>>;
   /** With `servers`: also remove Patchbay's entries for servers not listed (doctor's re-export). */
   prune?: boolean;
+  /**
+   * Profile names instead of servers: one entry per profile (`relay @name`, `/mcp/@name`), and
+   * Patchbay's per-server entries of their members are removed (the profile carries their tools).
+   */
+  profiles?: readonly string[];
 }
 
 export type ExportAction = 'add' | 'update' | 'unchanged' | 'remove' | 'conflict';
@@ -96,7 +103,24 @@ function chooseKind(def: ClientDef, forced: EntryKind | undefined, current: Entr
   return forced;
 }
 
+/** A profile's members as written in the config (`"*"`: every enabled server). */
+function profileMembers(ctx: ExportContext, name: string): string[] {
+  const servers = ctx.profiles?.[name]?.servers ?? [ALL_SERVERS];
+  const ids = Array.isArray(servers) ? servers : Object.keys(servers);
+  return ids.flatMap((id) => (id === ALL_SERVERS ? Object.keys(ctx.servers).filter((s) => ctx.servers[s]?.disabled !== true) : [id]));
+}
+
+function profileExists(ctx: ExportContext, name: string): boolean {
+  return name === DEFAULT_PROFILE || ctx.profiles?.[name] !== undefined;
+}
+
 function selectServers(ctx: ExportContext, request: ExportRequest): string[] {
+  if (request.profiles) {
+    for (const name of request.profiles) {
+      if (!profileExists(ctx, name)) throw new ClientsError('unknown_profile', `there is no profile '${name}' in Patchbay's config (profiles: ${[DEFAULT_PROFILE, ...Object.keys(ctx.profiles ?? {}).filter((p) => p !== DEFAULT_PROFILE)].join(', ')})`);
+    }
+    return [...new Set(request.profiles)].map((name) => `@${name}`);
+  }
   if (!request.servers) return Object.keys(ctx.servers).filter((id) => ctx.servers[id]?.disabled !== true);
   const known = Object.keys(ctx.servers);
   for (const id of request.servers) {
@@ -132,7 +156,8 @@ export async function planExport(ctx: ExportContext, def: ClientDef, file: strin
     const kind = chooseKind(def, request.kind, ownKind.get(id));
     const desired = kind === 'stdio' ? relayEntry(ctx.launcher, id, env) : hubEntry(ctx.hub, id);
     const existingNames = own.get(id) ?? [];
-    const entryName = existingNames[0] ?? request.names?.[id] ?? def.entryName?.(id) ?? id;
+    const fresh = id.startsWith('@') ? `patchbay-${id.slice(1)}` : id;
+    const entryName = existingNames[0] ?? request.names?.[id] ?? def.entryName?.(fresh) ?? fresh;
     const written = writeEntry(def.shape, desired, entryName);
     if (!written) throw new ClientsError('kind_unsupported', `${def.name} cannot take a ${kind} entry`);
     const existing = byName.get(entryName);
@@ -159,11 +184,24 @@ export async function planExport(ctx: ExportContext, def: ClientDef, file: strin
       edits.push({ name: entryName, value });
     }
   }
-  if (!request.servers || request.prune) {
+  if (request.profiles) {
+    // The profile's entry carries its members' tools: their own entries would list them twice.
+    for (const name of request.profiles) {
+      for (const serverId of profileMembers(ctx, name)) {
+        for (const entryName of own.get(serverId) ?? []) {
+          changes.push({ server: serverId, entryName, action: 'remove', message: `covered by profile '${name}'` });
+          edits.push({ name: entryName, value: undefined });
+        }
+        own.delete(serverId);
+      }
+    }
+  } else if (!request.servers || request.prune) {
     const exported = new Set(ids);
     for (const [serverId, names] of own) {
       if (exported.has(serverId)) continue;
-      const why = ctx.servers[serverId] ? `server '${serverId}' is disabled in Patchbay` : `server '${serverId}' is no longer in Patchbay`;
+      // Profile entries are exported on their own (--profile); only a removed profile's go.
+      if (serverId.startsWith('@') && profileExists(ctx, serverId.slice(1))) continue;
+      const why = serverId.startsWith('@') ? `profile '${serverId.slice(1)}' is no longer in Patchbay` : ctx.servers[serverId] ? `server '${serverId}' is disabled in Patchbay` : `server '${serverId}' is no longer in Patchbay`;
       for (const name of names) {
         changes.push({ server: serverId, entryName: name, action: 'remove', message: why });
         edits.push({ name, value: undefined });

@@ -38,7 +38,9 @@ export function relayEntry(launcher: RelayLauncher, serverId: string, extraEnv: 
 }
 
 export function hubUrl(port: number, serverId: string): string {
-  return `http://127.0.0.1:${port}/mcp/${encodeURIComponent(serverId)}`;
+  // A profile (`@name`) keeps its `@` readable: /mcp/@work.
+  const segment = serverId.startsWith('@') ? `@${encodeURIComponent(serverId.slice(1))}` : encodeURIComponent(serverId);
+  return `http://127.0.0.1:${port}/mcp/${segment}`;
 }
 
 export function hubEntry(hub: HubTarget, serverId: string): HttpEntry {

@@ -10,6 +10,7 @@ import {
   type PatchbayConfig,
 } from '../../../shared/config-schema.js';
 import { findJsonSyntaxError } from './json-syntax.js';
+import { profileProblems } from './profile-problems.js';
 
 export interface ConfigProblem {
   /** JSON path of the offending value, e.g. `$.mcpServers.fs.command` or `$.mcpServers["my-db"].env.PORT`. */
@@ -81,11 +82,23 @@ export function validateConfigValue(value: unknown, source: string): ConfigParse
         if (issue.code === 'invalid_key') {
           problems.push({
             path: formatJsonPath(issue.path),
-            message: `invalid server id: ${issue.issues?.[0]?.message ?? issue.message}`,
+            message: id.startsWith('@')
+              ? 'invalid server id: it may not start with "@" (/mcp/@<name> is a profile\'s endpoint)'
+              : `invalid server id: ${issue.issues?.[0]?.message ?? issue.message}`,
           });
         }
         // Entries are checked one by one below: zod's union error ("Invalid input") hides which
         // field is wrong, so each entry is matched against the one schema it was meant for.
+        continue;
+      }
+      if (first === 'profiles' && typeof id === 'string') {
+        if (issue.code === 'invalid_key') {
+          problems.push({
+            path: formatJsonPath(issue.path),
+            message: `invalid profile name: ${issue.issues?.[0]?.message ?? issue.message}`,
+          });
+        }
+        // Profiles are checked one by one below, with messages that say which part is wrong.
         continue;
       }
       problems.push(issueToProblem(issue, [], value));
@@ -95,6 +108,13 @@ export function validateConfigValue(value: unknown, source: string): ConfigParse
   if (isPlainObject(servers)) {
     for (const [id, entry] of Object.entries(servers))
       problems.push(...serverProblems(id, entry, value));
+  }
+  const profiles = value.profiles;
+  if (isPlainObject(profiles)) {
+    for (const [name, entry] of Object.entries(profiles)) {
+      for (const p of profileProblems(name, entry))
+        problems.push({ path: formatJsonPath(p.path), message: p.message });
+    }
   }
   if (problems.length > 0) return { ok: false, source, problems: dedupe(problems) };
 

@@ -29,6 +29,8 @@ import { platformOpener, type OpenUrl } from '../oauth/openers.js';
 import { OAuthService } from '../oauth/oauth-service.js';
 import { FileSecretStore } from '../secrets/file-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { ProfileRegistry } from '../profiles/profile-registry.js';
+import { ToolPins } from '../profiles/tool-pins.js';
 import { ServerRegistry } from '../servers/server-registry.js';
 import { ServerStatusTracker } from '../servers/server-status.js';
 import { defaultUiRoot } from '../ui/static-files.js';
@@ -128,6 +130,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     log,
   );
 
+  // Profiles: aggregated endpoints (/mcp, /mcp/@name) over the servers above (docs/profiles.md).
+  const pins = await ToolPins.open(paths.toolPinsFile, log.child('pins'));
+  const profiles = new ProfileRegistry(config.get(), { server: (id) => registry.get(id), pins, version: PATCHBAY_VERSION, logger: log });
+
   // The tracker observes the hub's sessions and counts them: it is only asked once the hub runs.
   const status = new ServerStatusTracker(
     {
@@ -156,7 +162,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     streamLimits: { maxEvents: 1000, maxBytes: 8 * 1024 * 1024 },
     version: PATCHBAY_VERSION,
     logger: log.child('hub'),
-    server: (id) => registry.get(id),
+    server: (id) => profiles.resolve(id),
     authorize: (req) => uiAuth.authorize(req),
     observer: composeObservers(observers),
   });
@@ -180,7 +186,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const offChange = config.on('change', (next) => {
     api.emit(hubContract, 'config.changed', { problems: [] });
     inspection.configChanged(next);
-    registry.apply(next, (id) => hub.closeSessionsOf(id));
+    const replaced = registry.apply(next, (id) => hub.closeSessionsOf(id));
+    profiles.apply(next, (id) => hub.closeSessionsOf(id), replaced);
   });
   const offProblems = config.on('problems', (problems) => {
     for (const p of problems) log.error(`config ${configFile}: ${p.path}: ${p.message} (keeping the last good config)`);
@@ -221,6 +228,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     inspector: { inspector: inspection.inspector, hub, hubUrl: url, version: PATCHBAY_VERSION },
     oauth,
     clients: createClientsRuntime({ dataDir: options.dataDir, configFile, config, secrets, engine: { port, url }, ...(options.clients ?? {}) }),
+    profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
   });
   status.start();
 
@@ -251,7 +259,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         status.stop();
         await config.close();
         await hub.close();
+        await profiles.close();
         await registry.close();
+        await pins.flush();
         await inspection.close();
         oauth.close();
         // Only our own: another hub may have started on this data dir since (and written its own).

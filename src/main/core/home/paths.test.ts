@@ -70,6 +70,7 @@ describe('dataPaths', () => {
       tokenFile: path.join(dir, 'hub-token'),
       discoveryFile: path.join(dir, 'hub.json'),
       logsDir: path.join(dir, 'logs'),
+      toolPinsFile: path.join(dir, 'tool-pins.json'),
     });
   });
 });

@@ -18,6 +18,8 @@ export interface DataPaths {
   tokenFile: string;
   discoveryFile: string;
   logsDir: string;
+  /** Digests of the tool definitions each profile exposed (profiles/tool-pins.ts). */
+  toolPinsFile: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export function dataPaths(dataDir: string): DataPaths {
     tokenFile: path.join(dataDir, 'hub-token'),
     discoveryFile: path.join(dataDir, 'hub.json'),
     logsDir: path.join(dataDir, 'logs'),
+    toolPinsFile: path.join(dataDir, 'tool-pins.json'),
   };
 }
 

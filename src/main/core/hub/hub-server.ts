@@ -33,7 +33,10 @@ export interface HubOptions {
   streamLimits: StreamLimits;
   version: string;
   logger: Logger;
-  /** The configured servers, by id; read per request so config reloads take effect at once. */
+  /**
+   * The configured servers, by id; read per request so config reloads take effect at once. The
+   * id is `''` for `/mcp` and `@name` for `/mcp/@name` (profiles: profiles/profile-registry.ts).
+   */
   server(id: string): ServerPort | undefined;
   routes?: HttpRoute[];
   /**
@@ -283,8 +286,12 @@ export class Hub {
     } catch {
       return sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
     }
-    const runtime = id === '' || id.includes('/') ? undefined : this.options.server(id);
-    if (!runtime) return sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: no server '${id}' is configured (or it is disabled)`, cors);
+    // `/mcp` (id '') is the default profile's aggregated endpoint, `/mcp/@name` a named profile's.
+    const runtime = id.includes('/') ? undefined : this.options.server(id);
+    if (!runtime) {
+      const what = id === '' || id.startsWith('@') ? `no profile '${id.slice(1) || 'default'}' is configured` : `no server '${id}' is configured (or it is disabled)`;
+      return sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${what}`, cors);
+    }
     const fail = (err: unknown): void => {
       this.options.logger.error(`request to '${id}' failed: ${(err as Error).message}`);
       if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, `Internal error: ${(err as Error).message}`, cors);

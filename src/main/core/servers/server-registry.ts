@@ -26,20 +26,24 @@ export class ServerRegistry {
 
   /**
    * Follows a new config. `retire` is told of each server that changed or was removed, and must
-   * end its sessions; its old runtime is closed after that.
+   * end its sessions; its old runtime is closed after that. Returns those servers' ids (profiles
+   * re-open their connections to them).
    */
-  apply(next: PatchbayConfig, retire: (id: string) => Promise<void>): void {
+  apply(next: PatchbayConfig, retire: (id: string) => Promise<void>): string[] {
     const updated = build(next, this.deps);
+    const replaced: string[] = [];
     for (const [id, runtime] of this.runtimes) {
       const replacement = updated.get(id);
       if (replacement && JSON.stringify(replacement.config) === JSON.stringify(runtime.config)) {
         updated.set(id, runtime);
         continue;
       }
+      replaced.push(id);
       this.logger.info(`server '${id}' ${replacement ? 'changed' : 'was removed'}: closing its sessions`);
       void retire(id).then(() => runtime.close());
     }
     this.runtimes = updated;
+    return replaced;
   }
 
   /** Every configured server (enabled or not), as the API lists them. */

@@ -14,9 +14,9 @@ import { resolveDataDir } from '../../core/index.js';
 import { hubEndpointSource, runStdioRelay } from '../../relay/index.js';
 import { appLaunchCommand } from '../relay-launcher.js';
 
-const USAGE = 'usage: patchbay-relay relay <server> [--data-dir DIR] [--no-start]';
-/** Same rule as config ids (shared/config-schema.ts), kept here so the relay need not load zod. */
-const SERVER_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const USAGE = 'usage: patchbay-relay relay [<server>|@<profile>] [--data-dir DIR] [--no-start]';
+/** Same rule as config ids (shared/config-schema.ts), kept here so the relay need not load zod; `@name` is a profile. */
+const SERVER_ID = /^@?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export interface RelayArgs {
   server: string;
@@ -42,9 +42,9 @@ export function parseRelayArgs(argv: readonly string[]): { ok: true; value: Rela
     } else if (server === undefined) server = arg;
     else return { ok: false, message: `unexpected argument '${arg}'; ${USAGE}` };
   }
-  if (server === undefined) return { ok: false, message: `missing SERVER; ${USAGE}` };
-  if (!SERVER_ID.test(server)) return { ok: false, message: 'SERVER must be a server id from the config (letters, digits, ".", "_" and "-")' };
-  return { ok: true, value: { server, noStart, ...(dataDir !== undefined ? { dataDir } : {}) } };
+  // No SERVER: the default profile, the hub's `/mcp` (every enabled server), as `patchbay relay` does.
+  if (server !== undefined && !SERVER_ID.test(server)) return { ok: false, message: 'SERVER must be a server id from the config (letters, digits, ".", "_" and "-"), or @ and a profile name' };
+  return { ok: true, value: { server: server ?? '', noStart, ...(dataDir !== undefined ? { dataDir } : {}) } };
 }
 
 export async function relayEntry(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -1,0 +1,152 @@
+/**
+ * Where one client request of an aggregated session goes: answered here (ping, the lists),
+ * refused (an unknown or held-back tool), sent to every member (log level), or forwarded to the
+ * member that owns it under its original name. Resources keep their URIs: a read goes to the
+ * member that lists the URI (the first in profile order when two do), else to the first whose
+ * template matches, else — a URI nobody listed, such as one a tool returned — to the only
+ * member with resources, or to each in turn until one has it.
+ */
+import { ErrorCode } from '../../../shared/protocol.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
+import type { AggregateLists } from './aggregate-lists.js';
+import type { MemberLink } from './member-link.js';
+import { templateMatcher, type UriEntry } from './profile-merge.js';
+
+export type Route =
+  | { kind: 'answer'; result: unknown; json?: string }
+  | { kind: 'error'; code: number; message: string; data?: Record<string, unknown> }
+  | { kind: 'forward'; server: string; message: JsonRpcMessage; raw?: string | undefined }
+  | { kind: 'fanout'; capability: string };
+
+export interface RoutingContext {
+  lists: AggregateLists;
+  /** The links of the enabled members, in profile order. */
+  members(): MemberLink[];
+  /** Whether the member's rules expose a resource URI. */
+  allowsResource(server: string, uri: string): boolean;
+  /** The command that approves a held tool, for the error that refuses it. */
+  holdHint(server: string, tool: string): string;
+  /** A request of the aggregate's own to one member. */
+  request(link: MemberLink, method: string, params: Record<string, unknown> | undefined): Promise<unknown>;
+  setLogLevel(level: string): void;
+}
+
+const INVALID_PARAMS = -32602;
+const RESOURCE_NOT_FOUND = -32002;
+const LISTS: Record<string, ['tools' | 'prompts' | 'resources' | 'templates', string]> = {
+  'tools/list': ['tools', 'tools'],
+  'prompts/list': ['prompts', 'prompts'],
+  'resources/list': ['resources', 'resources'],
+  'resources/templates/list': ['templates', 'resourceTemplates'],
+};
+const matchers = new Map<string, RegExp>();
+
+export async function routeRequest(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext): Promise<Route> {
+  const params = message.params ?? {};
+  const list = LISTS[message.method];
+  if (list) {
+    // One page, the whole merged list: its JSON is kept ready, so no cursor is ever needed.
+    const merged = await ctx.lists.get(list[0]);
+    return { kind: 'answer', result: { [list[1]]: merged.data.exposed }, json: merged.json };
+  }
+  switch (message.method) {
+    case 'ping':
+      return { kind: 'answer', result: {} };
+    case 'tools/call':
+      return routeNamed(message, raw, ctx, 'tools');
+    case 'prompts/get':
+      return routeNamed(message, raw, ctx, 'prompts');
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return routeUri(message, raw, ctx, String(params.uri ?? ''));
+    case 'completion/complete':
+      return routeCompletion(message, raw, ctx);
+    case 'logging/setLevel':
+      ctx.setLogLevel(String(params.level ?? ''));
+      return { kind: 'fanout', capability: 'logging' };
+    default: {
+      // A profile of one server is transparent: what it speaks beyond the above still reaches it.
+      const members = ctx.members();
+      if (members.length === 1) return { kind: 'forward', server: members[0]!.server, message, raw };
+      return { kind: 'error', code: ErrorCode.MethodNotFound, message: `Method not found: ${message.method} (this endpoint combines several servers and cannot tell which one it is for)` };
+    }
+  }
+}
+
+async function routeNamed(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext, kind: 'tools' | 'prompts'): Promise<Route> {
+  const params = message.params ?? {};
+  const name = params.name;
+  const what = kind === 'tools' ? 'tool' : 'prompt';
+  if (typeof name !== 'string') return { kind: 'error', code: INVALID_PARAMS, message: `Invalid params: ${what} name missing` };
+  const merged = ctx.lists.cached(kind) ?? (await ctx.lists.get(kind));
+  const entry = merged.data.byName.get(name);
+  if (!entry || !entry.enabled) return { kind: 'error', code: INVALID_PARAMS, message: `Unknown ${what}: ${name}` };
+  if ('held' in entry && entry.held) {
+    return {
+      kind: 'error',
+      code: INVALID_PARAMS,
+      message: `Tool ${name} is held back: server '${entry.server}' changed its definition since it was approved. Review the change and approve it in Patchbay (${ctx.holdHint(entry.server, entry.item.name)}).`,
+      data: { server: entry.server, tool: entry.item.name, held: true },
+    };
+  }
+  const original = entry.item.name;
+  if (original === name) return { kind: 'forward', server: entry.server, message, raw };
+  return { kind: 'forward', server: entry.server, message: { ...message, params: { ...params, name: original } } };
+}
+
+async function routeUri(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext, uri: string): Promise<Route> {
+  const server = await ownerOf(uri, ctx, false);
+  if (server) return { kind: 'forward', server, message, raw };
+  const candidates = ctx.members().filter((l) => hasResources(l) && ctx.allowsResource(l.server, uri));
+  if (candidates.length === 1) return { kind: 'forward', server: candidates[0]!.server, message, raw };
+  if (candidates.length === 0) return { kind: 'error', code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri}`, data: { uri } };
+  if (message.method !== 'resources/read') return { kind: 'forward', server: candidates[0]!.server, message, raw };
+  // Reads have no side effects: ask each member in turn.
+  let last = '';
+  for (const link of candidates) {
+    try {
+      return { kind: 'answer', result: await ctx.request(link, message.method, message.params) };
+    } catch (err) {
+      last = (err as Error).message;
+    }
+  }
+  return { kind: 'error', code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri} (no server of this profile has it; last: ${last})`, data: { uri } };
+}
+
+/** The member that lists `uri` (or, with `asTemplate`, the template string itself), or whose template matches it. */
+async function ownerOf(uri: string, ctx: RoutingContext, asTemplate: boolean): Promise<string | undefined> {
+  const [resources, templates] = await Promise.all([ctx.lists.get('resources'), ctx.lists.get('templates')]);
+  const exact = (asTemplate ? templates : resources).data.byName.get(uri) ?? resources.data.byName.get(uri);
+  if (exact) return exact.server;
+  const listedButDenied = resources.data.entries.some((e: UriEntry) => e.key === uri && !e.enabled);
+  if (listedButDenied) return undefined;
+  for (const entry of templates.data.byName.values()) {
+    let re = matchers.get(entry.key);
+    if (!re) matchers.set(entry.key, (re = templateMatcher(entry.key)));
+    if (re.test(uri) && ctx.allowsResource(entry.server, uri)) return entry.server;
+  }
+  return undefined;
+}
+
+async function routeCompletion(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext): Promise<Route> {
+  const params = message.params ?? {};
+  const ref = (params.ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+  if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+    const merged = await ctx.lists.get('prompts');
+    const entry = merged.data.byName.get(ref.name);
+    if (!entry || !entry.enabled) return { kind: 'error', code: INVALID_PARAMS, message: `Unknown prompt: ${ref.name}` };
+    if (entry.item.name === ref.name) return { kind: 'forward', server: entry.server, message, raw };
+    return { kind: 'forward', server: entry.server, message: { ...message, params: { ...params, ref: { ...ref, name: entry.item.name } } } };
+  }
+  if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+    const server = await ownerOf(ref.uri, ctx, true);
+    if (server) return { kind: 'forward', server, message, raw };
+    return { kind: 'error', code: INVALID_PARAMS, message: `Unknown resource template: ${ref.uri}` };
+  }
+  return { kind: 'error', code: INVALID_PARAMS, message: 'Invalid params: ref must be a ref/prompt with a name or a ref/resource with a uri' };
+}
+
+function hasResources(link: MemberLink): boolean {
+  return link.init?.capabilities.resources !== undefined || !link.isUp;
+}

@@ -1,0 +1,386 @@
+/**
+ * A profile's aggregated endpoint, as the upstream connection of one session: the session in
+ * front of it speaks MCP to it exactly as to one server and never learns it is several. It opens
+ * one connection per member (member-link.ts), answers `initialize` and the lists itself
+ * (aggregate-initialize.ts, aggregate-lists.ts), and routes everything else to the member that
+ * owns it (aggregate-routing.ts): calls and prompt gets by exposed name, reads and subscriptions
+ * by URI, completions by reference; server→client requests with ids rewritten per member so they
+ * never collide, and the client's answers back to their member. A member that fails leaves the
+ * others working; its requests fail with its name, and it is re-opened with backoff.
+ */
+import { ErrorCode } from '../../../shared/protocol.js';
+import type { ServerPort } from '../hub/server-port.js';
+import type { Logger } from '../log/logger.js';
+import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { withTimeout } from '../protocol/timeout.js';
+import type { UpstreamConnection } from '../upstream/upstream.js';
+import { mergedInitialize } from './aggregate-initialize.js';
+import { AggregateLists } from './aggregate-lists.js';
+import { routeRequest, type Route, type RoutingContext } from './aggregate-routing.js';
+import { ServerRequests } from './server-requests.js';
+import { MemberLink, unavailable, type MemberLinkOwner } from './member-link.js';
+import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
+import type { ListKind, ServerCatalog } from './server-catalog.js';
+import type { ToolPins } from './tool-pins.js';
+
+export interface AggregateHost {
+  profile(): ResolvedProfile;
+  /** The runtime of a server now (config reloads replace runtimes). */
+  port(server: string): ServerPort | undefined;
+  catalog: ServerCatalog;
+  pins: ToolPins | undefined;
+  version: string;
+  logger: Logger;
+  /** How long the aggregated `initialize` waits for slow members before answering without them. */
+  initWaitMs: number;
+  /** Deadline of the aggregate's own requests to members (lists, fan-outs). */
+  requestTimeoutMs: number;
+  closed(aggregate: AggregateUpstream): void;
+}
+
+const DEFAULT_STARTUP_MS = 60_000;
+const LIST_CHANGED: Record<ListKind, string> = {
+  tools: 'notifications/tools/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+  resources: 'notifications/resources/list_changed',
+  templates: 'notifications/resources/list_changed',
+};
+
+export class AggregateUpstream implements UpstreamConnection {
+  onmessage: UpstreamConnection['onmessage'];
+  onclose: UpstreamConnection['onclose'];
+  onevent: UpstreamConnection['onevent'];
+  /** The resolution this session works with (replaced on reconfigure). */
+  profile: ResolvedProfile;
+  readonly lists: AggregateLists;
+  private readonly links = new Map<string, MemberLink>();
+  private members: ResolvedMember[] = [];
+  private initRequest: JsonRpcRequest | undefined;
+  private declared = { tools: false, prompts: false, resources: false };
+  /** Client request id → the member handling it. */
+  private readonly inFlight = new Map<string, MemberLink>();
+  private readonly serverRequests = new ServerRequests();
+  private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  private logLevel: string | undefined;
+  private isClosed = false;
+  private nextLinkIndex = 0;
+  private readonly routing: RoutingContext;
+
+  constructor(private readonly host: AggregateHost) {
+    this.profile = host.profile();
+    this.lists = new AggregateLists({
+      profile: () => this.profile,
+      members: () => this.enabledMembers().map((member) => ({ member, link: this.links.get(member.server)! })),
+      catalog: host.catalog,
+      pins: host.pins,
+      requestTimeoutMs: host.requestTimeoutMs,
+      logger: host.logger,
+      changed: (kind) => this.listChanged(kind),
+    });
+    this.routing = {
+      lists: this.lists,
+      members: () => this.enabledLinks(),
+      allowsResource: (server, uri) => this.members.find((m) => m.server === server)?.resources.allows(uri) ?? false,
+      holdHint: (server, tool) => `patchbay profiles approve ${this.profile.name} ${server} ${tool}`,
+      request: (link, method, params) => this.internal(link, method, params),
+      setLogLevel: (level) => (this.logLevel = level),
+    };
+    this.syncMembers();
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** The members' links, in profile order (for the inventory). */
+  memberLinks(): Array<{ member: ResolvedMember; link: MemberLink | undefined }> {
+    return this.members.map((member) => ({ member, link: this.links.get(member.server) }));
+  }
+
+  send(message: JsonRpcMessage, raw?: string): void {
+    if (this.isClosed) return;
+    if (isRequest(message)) {
+      if (!this.callNow(message, raw)) void this.request(message, raw);
+    }
+    else if (isNotification(message)) this.notification(message, raw);
+    else this.clientAnswer(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
+    this.retryTimers.clear();
+    this.host.closed(this);
+    await Promise.all([...this.links.values()].map((l) => l.close()));
+  }
+
+  /**
+   * The profile or the servers changed: members are added, dropped or re-opened (a member whose
+   * runtime was replaced), and every list is rebuilt; the client hears of those that differ.
+   */
+  reconfigure(): void {
+    if (this.isClosed) return;
+    this.profile = this.host.profile();
+    this.syncMembers();
+    void this.lists.refresh(['tools', 'prompts', 'resources', 'templates']);
+  }
+
+  /** A pin changed (a tool changed, or was approved): the tools list may differ. */
+  pinsChanged(): void {
+    if (!this.isClosed) void this.lists.refresh(['tools']);
+  }
+
+  // ─── client → members ───
+
+  private async request(message: JsonRpcRequest, raw: string | undefined): Promise<void> {
+    try {
+      if (message.method === 'initialize') return await this.initialize(message);
+      const route = await routeRequest(message, raw, this.routing);
+      await this.follow(message, route);
+    } catch (err) {
+      this.reply(errorResponse(message.id, ErrorCode.InternalError, (err as Error).message), true);
+    }
+  }
+
+  /**
+   * The hot path, synchronously: a call to a tool of the cached list whose member is up goes
+   * straight to it (no promise in between). Anything else — a list not fetched yet, a member
+   * down, a held tool — takes the general route. False when it did not handle the message.
+   */
+  private callNow(message: JsonRpcRequest, raw: string | undefined): boolean {
+    if (message.method !== 'tools/call') return false;
+    const name = message.params?.name;
+    const entry = typeof name === 'string' ? this.lists.cached('tools')?.data.byName.get(name) : undefined;
+    const link = entry && entry.enabled && !entry.held ? this.links.get(entry.server) : undefined;
+    if (!entry || !link?.isUp) return false;
+    const original = entry.item.name;
+    this.inFlight.set(idKey(message.id), link);
+    return original === name ? link.send(message, raw) : link.send({ ...message, params: { ...message.params, name: original } });
+  }
+
+  private async follow(message: JsonRpcRequest, route: Route): Promise<void> {
+    switch (route.kind) {
+      case 'answer': {
+        const answer: JsonRpcMessage = { jsonrpc: '2.0', id: message.id, result: route.result };
+        const raw = route.json !== undefined ? `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${route.json}}` : JSON.stringify(answer);
+        return this.deliver(raw, false, answer, true);
+      }
+      case 'error':
+        return this.reply(errorResponse(message.id, route.code, route.message, route.data), false);
+      case 'fanout':
+        return this.fanOut(message, route.capability);
+      case 'forward': {
+        const link = this.links.get(route.server);
+        if (!link || !(await this.ready(link))) return this.reply(errorResponse(message.id, ...errorArgs(link, route.server)), true);
+        this.inFlight.set(idKey(message.id), link);
+        if (!link.send(route.message, route.raw)) {
+          this.inFlight.delete(idKey(message.id));
+          this.reply(errorResponse(message.id, ...errorArgs(link, route.server)), true);
+        }
+        return;
+      }
+    }
+  }
+
+  private async internal(link: MemberLink, method: string, params: Record<string, unknown> | undefined): Promise<unknown> {
+    if (!(await this.ready(link))) throw new Error(unavailable(link).message);
+    return link.request(method, params, this.host.requestTimeoutMs);
+  }
+
+  /** `logging/setLevel` and the like: to every member that has the capability, answered once. */
+  private async fanOut(message: JsonRpcRequest, capability: string): Promise<void> {
+    const targets = [...this.links.values()].filter((l) => l.isUp && l.init?.capabilities[capability] !== undefined);
+    await Promise.all(targets.map((l) => l.request(message.method, message.params, this.host.requestTimeoutMs).catch((err: Error) => this.host.logger.warn(err.message))));
+    this.reply({ jsonrpc: '2.0', id: message.id, result: {} }, false);
+  }
+
+  private notification(message: JsonRpcMessage & { method: string; params?: Record<string, unknown> }, raw: string | undefined): void {
+    if (message.method === 'notifications/initialized') return; // each member got its own
+    if (message.method === 'notifications/cancelled') {
+      const requestId = message.params?.requestId;
+      if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+      const link = this.inFlight.get(idKey(requestId));
+      this.inFlight.delete(idKey(requestId));
+      link?.send(message, raw);
+      return;
+    }
+    for (const link of this.links.values()) link.send(message, raw);
+  }
+
+  /** The client answers a server→client request: back to its member, with the member's own id. */
+  private clientAnswer(message: JsonRpcMessage & { id?: JsonRpcId | null }): void {
+    const origin = this.serverRequests.answered(message.id);
+    origin?.link.send({ ...message, id: origin.id } as JsonRpcMessage);
+  }
+
+  // ─── initialize and members ───
+
+  private async initialize(request: JsonRpcRequest): Promise<void> {
+    this.initRequest = request;
+    const links = this.enabledLinks();
+    await withTimeout(Promise.all(links.map((l) => this.open(l))), this.host.initWaitMs, () => undefined);
+    const answers = links.map((l) => ({ server: l.server, init: l.init ?? this.host.catalog.get(l.server)?.init }));
+    const merged = mergedInitialize(this.profile, request.params?.protocolVersion, answers, this.host.version);
+    this.declared = merged.declared;
+    this.reply({ jsonrpc: '2.0', id: request.id, result: merged.result }, false);
+    // Warm the tools list so the client's first tools/list (or call) does not wait for it.
+    void this.lists.get('tools').catch(() => undefined);
+  }
+
+  private enabledMembers(): ResolvedMember[] {
+    return this.members.filter((m) => m.state === 'enabled');
+  }
+
+  private enabledLinks(): MemberLink[] {
+    return this.enabledMembers().map((m) => this.links.get(m.server)!);
+  }
+
+  private open(link: MemberLink): Promise<boolean> {
+    const port = this.host.port(link.server);
+    const opened = link.connect(port, this.initRequest!, port?.startupTimeoutMs ?? DEFAULT_STARTUP_MS);
+    void opened.then((up) => {
+      if (!up) {
+        this.host.catalog.fail(link.server, link.error ?? 'unavailable');
+        this.scheduleRetry(link);
+      }
+    });
+    return opened;
+  }
+
+  /** Up now, or after one attempt when its backoff allows; false when it stays down. */
+  private async ready(link: MemberLink): Promise<boolean> {
+    if (link.isUp) return true;
+    if (link.pending) return link.pending;
+    if (!this.initRequest || Date.now() < link.retryAt) return false;
+    return this.open(link);
+  }
+
+  private scheduleRetry(link: MemberLink): void {
+    if (this.isClosed || this.retryTimers.has(link.server)) return;
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(link.server);
+      if (!this.isClosed && this.links.get(link.server) === link && !link.isUp && !link.pending) void this.open(link);
+    }, Math.max(0, link.retryAt - Date.now()));
+    timer.unref();
+    this.retryTimers.set(link.server, timer);
+  }
+
+  private syncMembers(): void {
+    this.members = this.profile.members;
+    const wanted = new Set(this.members.filter((m) => m.state === 'enabled').map((m) => m.server));
+    for (const [server, link] of this.links) {
+      if (wanted.has(server) && (link.port === undefined || link.port === this.host.port(server))) continue;
+      this.links.delete(server);
+      this.lists.forgetMember(server);
+      this.failInFlight(link);
+      void link.close();
+    }
+    for (const server of wanted) {
+      if (this.links.has(server)) continue;
+      const link = new MemberLink(server, this.nextLinkIndex++, this.linkOwner, this.host.logger.child(server));
+      this.links.set(server, link);
+      if (this.initRequest) void this.open(link);
+    }
+  }
+
+  private readonly linkOwner: MemberLinkOwner = {
+    message: (link, message, raw, local) => this.fromMember(link, message, raw, local),
+    lost: (link) => {
+      this.failInFlight(link);
+      this.scheduleRetry(link);
+    },
+    up: (link) => {
+      this.host.catalog.init(link.server, link.init!);
+      if (this.logLevel && link.init?.capabilities.logging !== undefined) {
+        link.request('logging/setLevel', { level: this.logLevel }, this.host.requestTimeoutMs).catch(() => undefined);
+      }
+      // A member that comes (back) up may list something else than before.
+      this.lists.forgetMember(link.server);
+      void this.lists.refresh(['tools', 'prompts', 'resources', 'templates']);
+    },
+    event: (link, event) => {
+      if (event.type === 'stderr') this.onevent?.({ type: 'stderr', line: `[${link.server}] ${event.line}` });
+      else if (event.type === 'http') this.onevent?.(event);
+    },
+  };
+
+  /** Requests a member will not answer now (it died, or left the profile) fail with its name. */
+  private failInFlight(link: MemberLink): void {
+    for (const [key, owner] of [...this.inFlight]) {
+      if (owner !== link) continue;
+      this.inFlight.delete(key);
+      const id = key.startsWith('n:') ? Number(key.slice(2)) : key.slice(2);
+      const { code, message, data } = unavailable(link);
+      this.reply(errorResponse(id, code, message, data), true);
+    }
+    this.serverRequests.forget(link);
+  }
+
+  // ─── members → client ───
+
+  private fromMember(link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean): void {
+    if (!('method' in message)) {
+      // The answer to a forwarded client request: ids are the client's own.
+      this.inFlight.delete(idKey(message.id ?? ''));
+      this.deliver(raw, local, message);
+      return;
+    }
+    if (isRequest(message)) {
+      if (message.method === 'ping') {
+        link.send({ jsonrpc: '2.0', id: message.id, result: {} });
+        return;
+      }
+      this.deliver(JSON.stringify({ ...message, id: this.serverRequests.rename(link, message.id) }), false);
+      return;
+    }
+    switch (message.method) {
+      case 'notifications/tools/list_changed':
+        return this.memberListChanged(link, ['tools']);
+      case 'notifications/prompts/list_changed':
+        return this.memberListChanged(link, ['prompts']);
+      case 'notifications/resources/list_changed':
+        return this.memberListChanged(link, ['resources', 'templates']);
+      case 'notifications/cancelled': {
+        // The member gave up on a request it sent the client: name it by the id the client knows.
+        const requestId = this.serverRequests.cancelled(link, (message.params as { requestId?: JsonRpcId } | undefined)?.requestId);
+        if (requestId !== undefined) this.deliver(JSON.stringify({ ...message, params: { ...message.params, requestId } }), false);
+        return;
+      }
+      default:
+        // Progress, logging and resource updates carry the client's own tokens and URIs.
+        this.deliver(raw, false, message);
+    }
+  }
+
+  private memberListChanged(link: MemberLink, kinds: ListKind[]): void {
+    this.lists.forgetMember(link.server, kinds);
+    void this.lists.refresh(kinds);
+  }
+
+  private listChanged(kind: ListKind): void {
+    const declared = kind === 'tools' ? this.declared.tools : kind === 'prompts' ? this.declared.prompts : this.declared.resources;
+    if (declared && !this.isClosed) this.deliver(JSON.stringify({ jsonrpc: '2.0', method: LIST_CHANGED[kind] }), false);
+  }
+
+  private reply(message: JsonRpcMessage, local: boolean): void {
+    this.deliver(JSON.stringify(message), local, message, true);
+  }
+
+  /**
+   * To the session. `raw` is the message's JSON text; the parsed message is built when not given.
+   * Text the aggregate wrote itself (JSON.stringify never writes a line break) is not scanned:
+   * on a 500-tool list that scan would copy a quarter of a megabyte per answer.
+   */
+  private deliver(raw: string, local: boolean, message?: JsonRpcMessage, ownText = false): void {
+    if (this.isClosed) return;
+    const json = ownText || !raw.includes('\n') ? raw : JSON.stringify(message ?? JSON.parse(raw));
+    this.onmessage?.(message ?? (JSON.parse(json) as JsonRpcMessage), json, local);
+  }
+}
+
+function errorArgs(link: MemberLink | undefined, server: string): [number, string, Record<string, unknown>] {
+  if (!link) return [ErrorCode.InternalError, `server '${server}' is not part of this profile now`, { server }];
+  const { code, message, data } = unavailable(link);
+  return [code, message, data];
+}
