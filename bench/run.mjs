@@ -11,6 +11,12 @@
  *   supergateway-stateful  supergateway --stateful (one child per session)
  *   mcp-proxy              punkpeye's mcp-proxy, stream endpoint (one shared child)
  *
+ * and the 2026-07-28 ("modern") era, driven by the same client pinned to that revision:
+ *
+ *   sdk-modern             the SDK's own `createMcpHandler` (sessionless; the modern floor)
+ *   hub-modern             patchbay hub → a dual-era echo server spoken to in 2026-07-28 (pass-through)
+ *   hub-bridged            patchbay hub → the legacy echo server, bridged (a held 2025 session)
+ *
  * and diagnostic rows that explain figures rather than compete:
  *
  *   sdk-http-json          the floor answering with application/json instead of SSE
@@ -116,7 +122,8 @@ if (opts.help) {
                          [--profile [--profile-seconds N]] [--skip-install]
                          [--mem-sessions N] [--mem-cycles N] [--wait-quiet SECONDS] [--repeat N] [--retry-noisy N]
                          [--hub-dir DIR] [--baseline-dir DIR]
-targets: stdio, sdk-http, sdk-http-json, hub, hub-shared, hub-nocapture, hub-rawecho, supergateway, supergateway-stateful, mcp-proxy
+targets: stdio, sdk-http, sdk-http-json, hub, hub-shared, hub-nocapture, hub-rawecho, supergateway, supergateway-stateful, mcp-proxy,
+         sdk-modern, hub-modern, hub-bridged (2026-07-28 era)
 --wait-quiet S  before each target wait up to S s for other processes to leave the CPU idle
 --repeat N      run every target N times, round-robin; each figure is the least disturbed one
 --retry-noisy N measure a workload again (up to N times) while other processes disturb it
@@ -319,6 +326,7 @@ function ensurePeers() {
  * @property {string} [url]                        Streamable HTTP endpoint
  * @property {{ command: string, args: string[] }} [stdio]
  * @property {import('./lib/proc.mjs').Proc} [proc] the server/gateway process
+ * @property {'modern'} [era]                      the client speaks 2026-07-28 (default: 2025)
  * @property {() => Promise<void>} stop
  */
 /**
@@ -328,6 +336,7 @@ function ensurePeers() {
  * @property {string} [peer]        npm package it needs from bench/.peers
  * @property {boolean} [stateless]  no sessions (session workload n/a)
  * @property {string[]} [workloads] only these workloads (a diagnostic row)
+ * @property {string} [floor]       the row its "vs floor" ratios use (default sdk-http)
  * @property {(extra?: { nodeArgs?: string[], ipc?: boolean }) => Promise<Running>} start
  */
 
@@ -373,14 +382,14 @@ function stopper(proc) {
   };
 }
 
-/** @param {{ shared: boolean, raw?: boolean, inspector?: Record<string, unknown>, build?: string }} mode @returns {Target['start']} */
+/** @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string }} mode @returns {Target['start']} */
 function startHub(mode) {
   return async (extra = {}) => {
     const build = mode.build ?? hubBuild();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'patchbay-bench-'));
     const server = {
       command: NODE,
-      args: mode.raw ? [ECHO_RAW, RUN_MARK] : echoArgs,
+      args: mode.raw ? [ECHO_RAW, RUN_MARK] : mode.dualEra ? [ECHO, '--dual-era', RUN_MARK] : echoArgs,
       ...(mode.shared ? { shared: true } : {}),
     };
     writeFileSync(
@@ -427,6 +436,7 @@ function startHub(mode) {
     return {
       url: `${url}/mcp/echo`,
       proc,
+      ...(mode.era ? { era: mode.era } : {}),
       stop: async () => {
         await stop();
         rmSync(dataDir, { recursive: true, force: true });
@@ -436,19 +446,19 @@ function startHub(mode) {
   };
 }
 
-/** @param {boolean} json @returns {Target['start']} */
+/** @param {boolean | 'modern'} json @returns {Target['start']} */
 function startSdkHttp(json) {
   return () => startSdkHttpServer(json);
 }
 
-/** @param {boolean} json @returns {Promise<Running>} */
+/** @param {boolean | 'modern'} json true: JSON answers; 'modern': createMcpHandler @returns {Promise<Running>} */
 async function startSdkHttpServer(json) {
   /** @type {number | undefined} */
   let port;
   const proc = startProcess(
     'SDK http server',
     NODE,
-    [SDK_HTTP, '--port', '0', ...(json ? ['--json'] : [])],
+    [SDK_HTTP, '--port', '0', ...(json === 'modern' ? ['--modern'] : json ? ['--json'] : [])],
     {
       cwd: REPO,
       onLine: (line) => {
@@ -463,7 +473,12 @@ async function startSdkHttpServer(json) {
       throw err;
     },
   );
-  return { url: `http://127.0.0.1:${port}/mcp`, proc, stop: stopper(proc) };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    proc,
+    ...(json === 'modern' ? { era: /** @type {const} */ ('modern') } : {}),
+    stop: stopper(proc),
+  };
 }
 
 /** @param {Record<string, PeerInfo>} peers @param {boolean} stateful @returns {Target['start']} */
@@ -583,6 +598,30 @@ function targets(peers) {
       peer: 'mcp-proxy',
       start: startMcpProxy(peers),
     },
+    // The 2026-07-28 era: no sessions, so no session or memory workload.
+    {
+      id: 'sdk-modern',
+      label: 'SDK createMcpHandler, 2026-07-28 (modern floor)',
+      workloads: ['latency', 'throughput', 'blob'],
+      stateless: true,
+      start: startSdkHttp('modern'),
+    },
+    {
+      id: 'hub-modern',
+      label: 'patchbay hub, 2026-07-28 → dual-era server (pass-through)',
+      workloads: ['latency', 'throughput', 'blob'],
+      stateless: true,
+      floor: 'sdk-modern',
+      start: startHub({ shared: false, dualEra: true, era: 'modern' }),
+    },
+    {
+      id: 'hub-bridged',
+      label: 'patchbay hub, 2026-07-28 → legacy server (bridged)',
+      workloads: ['latency', 'throughput', 'blob'],
+      stateless: true,
+      floor: 'sdk-modern',
+      start: startHub({ shared: false, era: 'modern' }),
+    },
     ...baselineTargets(),
   ];
 }
@@ -632,7 +671,10 @@ async function withTimeout(p, ms, what) {
 
 /** @param {Running} r */
 async function openSession(r) {
-  const client = new Client({ name: 'patchbay-bench', version: '1.0.0' });
+  const client = new Client(
+    { name: 'patchbay-bench', version: '1.0.0' },
+    r.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   client.onerror = () => {
     clientErrors++;
   };
@@ -648,7 +690,8 @@ async function openSession(r) {
   return {
     client,
     async close() {
-      if (transport instanceof StreamableHTTPClientTransport)
+      // A 2026-07-28 client has no session to end.
+      if (transport instanceof StreamableHTTPClientTransport && r.era !== 'modern')
         await withTimeout(
           transport.terminateSession(),
           CONNECT_TIMEOUT_MS,
@@ -1374,6 +1417,8 @@ async function main() {
 
   // ---- tables
   const floor = results['sdk-http'];
+  /** The row a target's "vs floor" ratios use. @param {string} id */
+  const floorOf = (id) => results[all.find((t) => t.id === id)?.floor ?? 'sdk-http'];
   const idsFor = (/** @type {string} */ w) =>
     selected.filter((t) => !t.workloads || t.workloads.includes(w)).map((t) => t.id);
   const oneLine = (/** @type {string} */ t) => {
@@ -1410,8 +1455,8 @@ async function main() {
                 x.p50,
                 x.p99,
                 x.mean,
-                ratio(x.p50, floor?.latency?.p50),
-                ratio(x.p99, floor?.latency?.p99),
+                ratio(x.p50, floorOf(id)?.latency?.p50),
+                ratio(x.p99, floorOf(id)?.latency?.p99),
               ];
         }),
       ),
@@ -1448,7 +1493,7 @@ async function main() {
                 row.label,
                 `${x.calls}${cap(x)}`,
                 x.callsPerSec,
-                ratio(x.callsPerSec, floor?.throughput?.callsPerSec),
+                ratio(x.callsPerSec, floorOf(id)?.throughput?.callsPerSec),
                 c.client ?? '?',
                 c.server ?? '–',
                 c.children ?? '–',
@@ -1494,7 +1539,7 @@ async function main() {
                 `${x.calls}${cap(x)}`,
                 x.mibPerSec,
                 x.p50,
-                ratio(x.mibPerSec, floor?.blob?.mibPerSec),
+                ratio(x.mibPerSec, floorOf(id)?.blob?.mibPerSec),
                 c.client ?? '?',
                 c.server ?? '–',
                 c.children ?? '–',

@@ -5,19 +5,25 @@
  * own Streamable HTTP server transport (`@modelcontextprotocol/node`), stateful, one `McpServer`
  * + transport per session — the SDK's documented pattern. Loopback only.
  *
- *   node bench/sdk-http-server.mjs --port N [--json]
+ *   node bench/sdk-http-server.mjs --port N [--json | --modern]
  *
  * --port 0 picks a free port (printed as "listening <port>"). --json answers requests with
  * application/json instead of an SSE stream (`enableJsonResponse`), for a diagnostic row.
+ * --modern serves revision 2026-07-28 with the SDK's own `createMcpHandler` (sessionless, a
+ * fresh server per request, legacy traffic refused): the floor for the hub's modern rows.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createEchoServer } from './lib/echo-logic.mjs';
 
 const portArg = process.argv.indexOf('--port');
 const port = portArg === -1 ? 0 : Number(process.argv[portArg + 1]);
 const json = process.argv.includes('--json');
+const modern = process.argv.includes('--modern')
+  ? toNodeHandler(createMcpHandler(() => createEchoServer(), { legacy: 'reject' }))
+  : undefined;
 
 /** @type {Map<string, NodeStreamableHTTPServerTransport>} */
 const transports = new Map();
@@ -31,6 +37,10 @@ const http = createServer(async (req, res) => {
     }
     if (!url.startsWith('/mcp')) {
       res.writeHead(404).end();
+      return;
+    }
+    if (modern) {
+      await modern(req, res);
       return;
     }
     const header = req.headers['mcp-session-id'];

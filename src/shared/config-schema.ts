@@ -20,6 +20,12 @@ const common = {
    * `npx -y` download may need more). Past it the client gets an error with the server's stderr.
    */
   startupTimeoutMs: z.number().int().positive().max(86_400_000).optional(),
+  /**
+   * The protocol era the server speaks: `auto` (default) finds out (stdio: a `server/discover`
+   * probe; HTTP: a modern request), `legacy` (2025 and older, `initialize`) or `modern`
+   * (2026-07-28 on) skip the probe, and a revision such as `"2025-06-18"` pins that one.
+   */
+  protocol: z.union([z.enum(['auto', 'legacy', 'modern']), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a protocol revision looks like 2025-11-25')]).optional(),
 };
 
 export const stdioServerSchema = z.looseObject({

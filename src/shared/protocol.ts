@@ -1,7 +1,29 @@
 /** Protocol constants shared by the engine and the UI. */
 
-/** MCP revisions the hub serves (PROTOCOL.md). Checked against the request header, not the negotiated value. */
+/**
+ * The legacy-era MCP revisions the hub serves (PROTOCOL.md): those that open with `initialize`.
+ * Checked against the request header, not the negotiated value.
+ */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+
+/**
+ * The modern-era revisions the hub serves (PROTOCOL.md section I): no `initialize`, no sessions,
+ * every request carrying its version and the client's capabilities in `_meta`.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+/** Every revision the hub serves, oldest first. */
+export const ALL_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] as const;
+
+/** The `_meta` keys of the modern era's per-request envelope and results (2026-07-28, basic/index). */
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
 
 /** What a request without `MCP-Protocol-Version` is assumed to speak (spec: basic/transports). */
 export const DEFAULT_PROTOCOL_VERSION = '2025-03-26';
@@ -17,7 +39,30 @@ export const ErrorCode = {
   SessionNotFound: -32001,
   /** Application errors, e.g. a missing session header. */
   ServerError: -32000,
+  InvalidParams: -32602,
+  /** Modern era: HTTP headers disagree with the body, or a required one is missing (SEP-2243). */
+  HeaderMismatch: -32020,
+  /** Modern era: a request needs a client capability the envelope does not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** Modern era: the requested protocol version is not served (`data: { supported, requested }`). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export const HEADER_SESSION_ID = 'Mcp-Session-Id';
 export const HEADER_PROTOCOL_VERSION = 'Mcp-Protocol-Version';
+export const HEADER_METHOD = 'Mcp-Method';
+export const HEADER_NAME = 'Mcp-Name';
+/** `Mcp-Param-{name}`: a tool parameter mirrored into a header (`x-mcp-header`). */
+export const HEADER_PARAM_PREFIX = 'Mcp-Param-';
+
+/** Whether a revision string names the modern era (a date from 2026-07-28 on, served or not). */
+export function isModernVersion(version: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
+}
+
+/** The era a server's `protocol` setting pins, or undefined for `auto` (the hub finds out). */
+export function eraOfSetting(protocol: string | undefined): { era: 'legacy' | 'modern'; pinned?: string } | undefined {
+  if (protocol === undefined || protocol === 'auto') return undefined;
+  if (protocol === 'legacy' || protocol === 'modern') return { era: protocol };
+  return { era: isModernVersion(protocol) ? 'modern' : 'legacy', pinned: protocol };
+}

@@ -89,6 +89,19 @@ describe('doctor', () => {
     expect(report.checks.some((x) => x.id === 'server-command:off')).toBe(false);
   });
 
+  it('Q7: says which protocol era each server speaks: a pinned era from the config when no hub runs', async () => {
+    machine = await tempMachine('linux');
+    const c = await open(
+      { a: { command: 'node', protocol: 'modern' }, b: { command: 'node', protocol: '2025-06-18' }, c: { command: 'node' }, off: { command: 'node', protocol: 'modern', disabled: true } },
+      { engine: false, hubPort: 0 },
+    );
+    const report = await runDoctor(c.doctor);
+    expect(check(report, 'server-era:a')).toMatchObject({ status: 'info', title: "server 'a': speaks the modern era (2026-07-28: sessionless), set in config.json" });
+    expect(check(report, 'server-era:b').title).toBe("server 'b': speaks the legacy era (2025 and earlier: initialize and sessions), pinned to 2025-06-18 in config.json");
+    expect(check(report, 'server-era:c').title).toBe("server 'c': protocol era found out when the hub first connects (start the hub to see it)");
+    expect(report.checks.some((x) => x.id === 'server-era:off')).toBe(false);
+  });
+
   it('reports a taken hub port when no hub runs', async () => {
     machine = await tempMachine('linux');
     const blocker = net.createServer();

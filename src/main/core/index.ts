@@ -33,6 +33,8 @@ export { errCode } from './fs/err-code.js';
 export { classify, errorResponse, idKey, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from './protocol/json-rpc.js';
 export { LineReader } from './protocol/line-reader.js';
 export { SseParser } from './protocol/sse-parser.js';
+// The modern era's request headers (2026-07-28 Streamable HTTP), for the relay's own POSTs.
+export { modernRequestHeaders, ToolHeaderDeclarations } from './protocol/modern.js';
 
 // Secrets.
 export { SECRET_NAME_PATTERN, type SecretStore } from './secrets/secret-store.js';

@@ -10,6 +10,7 @@ import type { EndpointSource, HubEndpoint } from './relay-session.js';
 
 export function hubEndpointSource(serverId: string, launch: LaunchOptions): EndpointSource {
   let current: Promise<HubEndpoint> | undefined;
+  let found: HubEndpoint | undefined;
   const resolve = async (): Promise<HubEndpoint> => {
     const hub = await ensureHub(launch);
     const token = await readHubToken(dataPaths(launch.dataDir).tokenFile);
@@ -17,15 +18,27 @@ export function hubEndpointSource(serverId: string, launch: LaunchOptions): Endp
   };
   return {
     get() {
-      const attempt = (current ??= resolve());
-      // A failed lookup is not cached: the next message tries again.
-      attempt.catch(() => {
-        if (current === attempt) current = undefined;
-      });
-      return attempt;
+      if (current === undefined) {
+        const attempt = resolve();
+        current = attempt;
+        attempt.then(
+          (endpoint) => {
+            if (current === attempt) found = endpoint;
+          },
+          // A failed lookup is not cached: the next message tries again.
+          () => {
+            if (current === attempt) current = undefined;
+          },
+        );
+      }
+      return current;
     },
-    invalidate() {
+    invalidate(stale) {
+      // Modern requests run side by side, so several may find the same hub gone: only the
+      // endpoint they used is dropped, never a lookup a sibling has started since.
+      if (stale !== undefined && found !== stale) return;
       current = undefined;
+      found = undefined;
     },
   };
 }

@@ -1,9 +1,25 @@
 /**
  * What the relay needs to know about a line its stdio client wrote: which requests it carries
- * (to answer them with an error if the hub cannot), and whether it is the `initialize` that a
- * lost session is re-created with. The line itself is forwarded untouched.
+ * (to answer them with an error if the hub cannot), whether it is the `initialize` that a lost
+ * session is re-created with, and which protocol era it speaks: a message whose `_meta` names a
+ * 2026-07-28-or-later revision is a modern one, sent on its own without a session (PROTOCOL Q1,
+ * Q10). The line itself is forwarded untouched.
  */
+import { isModernVersion, META } from '../../shared/protocol.js';
 import { classify, type JsonRpcId, type JsonRpcRequest } from '../core/index.js';
+
+/** A modern-era message (2026-07-28 basic/index `_meta`): no session, its own POST. */
+export interface ModernLine {
+  /**
+   * The revision its `_meta` names, for the `MCP-Protocol-Version` header. Undefined when the
+   * claim is not a string: the hub explains what is wrong with the envelope.
+   */
+  version: string | undefined;
+  method: string;
+  params: unknown;
+  /** The request's id; undefined for a notification. */
+  id?: JsonRpcId;
+}
 
 export interface Outgoing {
   /** The JSON text as the client wrote it, sent as the POST body. */
@@ -14,6 +30,10 @@ export interface Outgoing {
   initialize?: JsonRpcRequest;
   /** True for `notifications/initialized`: the session is ready for its GET stream then. */
   initialized: boolean;
+  /** Set for a modern-era message (one message, not a batch). */
+  modern?: ModernLine;
+  /** For `notifications/cancelled` (either era): the id of the request it cancels. */
+  cancels?: JsonRpcId;
 }
 
 export type ParsedLine = { ok: true; value: Outgoing } | { ok: false; code: 'not-json' | 'not-json-rpc'; message: string };
@@ -42,7 +62,35 @@ export function parseOutgoing(raw: string): ParsedLine {
   }
   // Like a stdio server, the relay skips (and logs) what is not JSON-RPC rather than dying (P29).
   if (known === 0) return { ok: false, code: 'not-json-rpc', message: 'the line is JSON but not a JSON-RPC 2.0 message' };
+  if (!Array.isArray(value)) {
+    const message = value as { id?: JsonRpcId; method?: unknown; params?: unknown };
+    if (message.method === 'notifications/cancelled') {
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') out.cancels = requestId;
+    }
+    const modern = modernLine(message);
+    if (modern) out.modern = modern;
+  }
   return { ok: true, value: out };
+}
+
+/**
+ * The modern-era reading of one request or notification, or undefined for a legacy one. Modern:
+ * `params._meta` carries the protocol-version claim and it names a revision from 2026-07-28 on;
+ * a claim that is not a string at all is modern too (the hub answers it with the envelope's
+ * problem). A string naming an older or unknown revision stays on the legacy path, as before.
+ */
+function modernLine(message: { id?: JsonRpcId; method?: unknown; params?: unknown }): ModernLine | undefined {
+  if (typeof message.method !== 'string') return undefined;
+  const params = message.params;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || !(META.protocolVersion in meta)) return undefined;
+  const claim = (meta as Record<string, unknown>)[META.protocolVersion];
+  if (typeof claim === 'string' && !isModernVersion(claim)) return undefined;
+  const line: ModernLine = { version: typeof claim === 'string' ? claim : undefined, method: message.method, params };
+  if ('id' in message && message.id !== undefined) line.id = message.id;
+  return line;
 }
 
 /** One line of JSON text for stdio: re-serialised only when the server's text spans lines. */

@@ -5,6 +5,9 @@
  * that went away and came back, re-creates the session by replaying the client's `initialize`
  * (P17) and sends the message again. A request the hub cannot answer gets a JSON-RPC error, so
  * the client never waits forever.
+ *
+ * That is the legacy era. A line of the modern era (its `_meta` names 2026-07-28 or later) has no
+ * session and waits for nothing: it goes to modern-relay.ts, per message, beside this queue.
  */
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from '../../shared/protocol.js';
@@ -15,6 +18,7 @@ import type { Outgoing } from './outgoing.js';
 import type { FlowControl } from './output-flow.js';
 import { delay, readPostResponse, responseId, type ReaderContext } from './response-reader.js';
 import { runGetStream } from './get-stream.js';
+import { ModernRelay } from './modern-relay.js';
 
 export interface HubEndpoint {
   /** The server's MCP endpoint, `http://127.0.0.1:<port>/mcp/<server>`. */
@@ -26,8 +30,11 @@ export interface HubEndpoint {
 export interface EndpointSource {
   /** The endpoint to use now; may find (or start) the hub first. */
   get(): Promise<HubEndpoint>;
-  /** The endpoint stopped answering, or refused the token: look again on the next get(). */
-  invalidate(): void;
+  /**
+   * The endpoint stopped answering, or refused the token: look again on the next get(). With
+   * `stale`, only when that is still the endpoint get() gives (a sibling may have looked again).
+   */
+  invalidate(stale?: HubEndpoint): void;
 }
 
 export interface RelaySessionOptions {
@@ -65,13 +72,37 @@ export class RelaySession {
   private readonly defaultRetryMs: number;
   /** The endpoint the session was last created on. */
   private lastEndpoint: HubEndpoint | undefined;
+  /** Modern-era lines: sessionless, side by side. */
+  private readonly modern: ModernRelay;
 
   constructor(private readonly options: RelaySessionOptions) {
     this.defaultRetryMs = options.defaultRetryMs ?? 1000;
+    this.modern = new ModernRelay({
+      endpoint: options.endpoint,
+      logger: options.logger,
+      ...(options.flow ? { flow: options.flow } : {}),
+      deliver: (json) => {
+        if (!this.closed) options.deliver(json);
+      },
+    });
   }
 
-  /** Queues one client line. Lines go out in order; each waits only for the previous one's headers. */
+  /**
+   * Takes one client line. Legacy lines go out in order, each waiting only for the previous one's
+   * headers; a modern line goes out at once on its own. The promise settles when the line is sent
+   * (legacy) or answered (modern).
+   */
   send(out: Outgoing): Promise<void> {
+    // A cancellation of a modern request in flight is done by closing its stream, not sent on.
+    if (out.cancels !== undefined && this.modern.cancel(out.cancels, cancelReason(out.raw))) return Promise.resolve();
+    if (out.modern) {
+      if (out.modern.method === 'notifications/cancelled') {
+        // Already answered (or never sent): nothing to cancel, as the spec has servers do with it.
+        this.options.logger.debug(`ignored a cancellation of request ${JSON.stringify(out.cancels)}: it is not in flight`);
+        return Promise.resolve();
+      }
+      return this.modern.send(out.modern, out.raw);
+    }
     const next = this.queue
       .then(() => this.dispatch(out))
       .catch((err: Error) => {
@@ -88,6 +119,8 @@ export class RelaySession {
     const all = (async () => {
       await this.queue;
       while (this.reads.size > 0) await Promise.all([...this.reads]);
+      // Open subscription streams are not waited for: they end only when cancelled.
+      await this.modern.settled();
     })();
     await Promise.race([all, delay(timeoutMs, this.abort.signal)]);
   }
@@ -100,6 +133,7 @@ export class RelaySession {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
+    this.modern.close();
     for (const res of this.open) res.destroy();
     // Where the session lives: never look the hub up again (that could start one) just to end it.
     const endpoint = this.lastEndpoint;
@@ -141,7 +175,7 @@ export class RelaySession {
         if (err instanceof HttpCallError && err.unreachable) {
           // The hub went away (restart, crash): find it again (or start it) and retry.
           this.options.logger.info(`the hub is not answering (${err.code}); looking for it again`);
-          this.options.endpoint.invalidate();
+          this.options.endpoint.invalidate(endpoint);
           await delay(attempt * 100, this.abort.signal);
           continue;
         }
@@ -162,7 +196,7 @@ export class RelaySession {
       if (status === 401 && attempt === 1) {
         // The token may have been rotated since it was read.
         discard(res);
-        this.options.endpoint.invalidate();
+        this.options.endpoint.invalidate(endpoint);
         continue;
       }
       await this.handleAnswer(out, res, endpoint);
@@ -330,6 +364,16 @@ export class RelaySession {
     if (this.closed) return;
     if (ids.length > 0) this.options.logger.warn(message);
     for (const id of ids) this.options.deliver(JSON.stringify(errorResponse(id, code, message)));
+  }
+}
+
+/** The reason a `notifications/cancelled` line gives, for the log. */
+function cancelReason(raw: string): string | undefined {
+  try {
+    const reason = (JSON.parse(raw) as { params?: { reason?: unknown } }).params?.reason;
+    return typeof reason === 'string' ? reason : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -15,6 +15,7 @@ export const EVENT_CHANNELS = [
   'oauth.loginNeeded',
   'oauth.loginCompleted',
   'clients.written',
+  'profiles.changed',
 ] as const satisfies ReadonlyArray<EventName<AppContract>>;
 
 type Missing = Exclude<EventName<AppContract>, (typeof EVENT_CHANNELS)[number]>;

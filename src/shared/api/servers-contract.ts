@@ -20,6 +20,17 @@ export const serverErrorSchema = z.object({
   stage: z.enum(['start', 'initialize', 'list', 'exit', 'config']),
 });
 
+/** The protocol era a server speaks, as the hub knows it (2026-07-28 basic/versioning). */
+export const serverEraSchema = z.object({
+  era: z.enum(['legacy', 'modern']),
+  /** How it was decided: the config pins it, a `server/discover` probe, or an `initialize` refused as modern-only. */
+  how: z.enum(['config', 'probe', 'initialize']),
+  /** The revisions the server says it supports, when it said. */
+  versions: z.array(z.string()).optional(),
+  /** The revision the config pins (`protocol: "2025-06-18"`). */
+  pinned: z.string().optional(),
+});
+
 export const serverStatusSchema = z.object({
   id: z.string(),
   state: serverStateSchema,
@@ -28,6 +39,8 @@ export const serverStatusSchema = z.object({
   lastError: serverErrorSchema.optional(),
   /** ISO time the server last answered (a test, or a first message on a connection). */
   lastOkAt: z.string().optional(),
+  /** Absent until the hub has found out (on the first connection, unless the config pins it). */
+  era: serverEraSchema.optional(),
 });
 
 export const serverDetailSchema = z.object({
@@ -96,6 +109,7 @@ export const serversContract = {
 export type ServerState = z.infer<typeof serverStateSchema>;
 export type ServerStatus = z.infer<typeof serverStatusSchema>;
 export type ServerError = z.infer<typeof serverErrorSchema>;
+export type ServerEra = z.infer<typeof serverEraSchema>;
 export type ServerDetail = z.infer<typeof serverDetailSchema>;
 export type ServerTestResult = z.infer<typeof serverTestResultSchema>;
 export type ImportResult = z.infer<typeof importResultSchema>;

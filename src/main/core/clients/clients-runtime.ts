@@ -4,6 +4,7 @@
  * Everything machine-specific (host, launcher, PATHs) is injectable for tests.
  */
 import { readFile } from 'node:fs/promises';
+import type { ServerEra } from '../../../shared/api/servers-contract.js';
 import { DEFAULT_HUB_PORT } from '../../../shared/config-schema.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { errCode } from '../fs/err-code.js';
@@ -24,8 +25,8 @@ export interface ClientsRuntimeOptions {
   secrets: SecretStore;
   host?: ClientHost;
   launcher?: RelayLauncher;
-  /** Set inside the engine: the hub is this process. */
-  engine?: { port: number; url: string };
+  /** Set inside the engine: the hub is this process (with what it knows of its servers' eras). */
+  engine?: { port: number; url: string; serverEras?: () => Record<string, ServerEra | undefined> };
   /** PATH of the login shell; default: asked from the shell once (skipped with PATCHBAY_NO_LOGIN_SHELL=1). */
   loginPath?: () => Promise<string | undefined>;
   /** PATH a desktop-launched client sees; default per platform. */
@@ -71,8 +72,32 @@ export function createClientsRuntime(options: ClientsRuntimeOptions): ClientsRun
     hubPath: async () => mergePathLists([await loginPath(), ownPath], delimiter),
     shellPath: async () => (await loginPath()) ?? ownPath ?? '',
     desktopPath: options.desktopPath ?? desktopPath(host.platform, host.env),
+    serverEras: async () => {
+      if (options.engine) return options.engine.serverEras?.();
+      const running = await runningHub(paths.discoveryFile);
+      return running && (await erasFromHub(running.url, paths.tokenFile));
+    },
   };
   return { service, doctor };
+}
+
+/** What another process's hub knows of its servers' eras (its `servers.overview` over /api). */
+async function erasFromHub(url: string, tokenFile: string): Promise<Record<string, ServerEra | undefined> | undefined> {
+  let token: string | undefined;
+  try {
+    token = (await readFile(tokenFile, 'utf8')).trim();
+  } catch (err) {
+    if (errCode(err) !== 'ENOENT') throw err;
+  }
+  const res = await fetch(`${url}/api/call/servers.overview`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: '{}',
+    signal: AbortSignal.timeout(3000),
+  });
+  const body = (await res.json().catch(() => undefined)) as { ok?: boolean; value?: Array<{ id: string; status?: { era?: ServerEra } }> } | undefined;
+  if (!res.ok || !body?.ok || !Array.isArray(body.value)) return undefined;
+  return Object.fromEntries(body.value.map((s) => [s.id, s.status?.era]));
 }
 
 /** The hub another process runs for this data dir, if its discovery file is current and it answers. */

@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
+import type { ServerEra } from '../../../shared/api/servers-contract.js';
 import { isStdioServer } from '../../../shared/config-schema.js';
+import { eraOfSetting } from '../../../shared/protocol.js';
 import { findSecretRefs } from '../config/secret-refs.js';
 import { errCode } from '../fs/err-code.js';
 import { onDisk } from './client-host.js';
@@ -47,6 +49,8 @@ export interface DoctorDeps {
   shellPath(): Promise<string>;
   /** The PATH a desktop-launched client sees. */
   desktopPath: string;
+  /** The protocol era of each server as the running hub knows it (undefined: no hub to ask). */
+  serverEras?(): Promise<Record<string, ServerEra | undefined> | undefined>;
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43,}$/;
@@ -58,6 +62,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
   checks.push(await tokenCheck(deps));
   checks.push(await hubCheck(deps));
   checks.push(...(await serverCommandChecks(deps)));
+  checks.push(...(await serverEraChecks(deps)));
   checks.push(...(await clientChecks(deps)));
   const counts: Record<CheckStatus, number> = { ok: 0, info: 0, warn: 0, error: 0 };
   for (const check of checks) counts[check.status]++;
@@ -144,6 +149,37 @@ async function serverCommandChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
     });
   }
   return out;
+}
+
+/**
+ * Which protocol era each server speaks (2026-07-28 basic/versioning). Information, never a
+ * failure: the hub bridges the eras, so any client reaches any server; knowing which side is
+ * which explains what the inspector shows. Without a running hub only a pinned era is known.
+ */
+async function serverEraChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
+  const servers = Object.entries(deps.service.deps.config.get().mcpServers).filter(([, server]) => !server.disabled);
+  if (servers.length === 0) return [];
+  let known: Record<string, ServerEra | undefined> | undefined;
+  try {
+    known = await deps.serverEras?.();
+  } catch {
+    known = undefined; // the hub check above already says when the hub cannot be reached
+  }
+  const out: DoctorCheck[] = [];
+  for (const [id, server] of servers) {
+    const pinned = eraOfSetting(server.protocol);
+    const era: ServerEra | undefined = known?.[id] ?? (pinned && { ...pinned, how: 'config' });
+    out.push({ id: `server-era:${id}`, area: 'servers', status: 'info', title: `server '${id}': ${describeEra(era, known !== undefined)}` });
+  }
+  return out;
+}
+
+export function describeEra(era: ServerEra | undefined, hubAsked: boolean): string {
+  if (!era) return hubAsked ? 'protocol era not known yet (found out on its first connection)' : 'protocol era found out when the hub first connects (start the hub to see it)';
+  const name = era.era === 'modern' ? 'modern era (2026-07-28: sessionless)' : 'legacy era (2025 and earlier: initialize and sessions)';
+  const how = era.how === 'config' ? (era.pinned ? `pinned to ${era.pinned} in config.json` : 'set in config.json') : era.how === 'probe' ? 'it answered the server/discover probe' : 'its answer to initialize';
+  const versions = era.versions?.length ? `; supports ${era.versions.join(', ')}` : '';
+  return `speaks the ${name}, ${how}${versions}`;
 }
 
 /** Whether `port` on 127.0.0.1 can be bound right now. */

@@ -32,6 +32,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { ProfileRegistry } from '../profiles/profile-registry.js';
 import { ToolPins } from '../profiles/tool-pins.js';
 import { ServerRegistry } from '../servers/server-registry.js';
+import { eraStatus } from '../servers/server-era.js';
 import { ServerStatusTracker } from '../servers/server-status.js';
 import { defaultUiRoot } from '../ui/static-files.js';
 import { UiAuth } from '../ui/ui-auth.js';
@@ -140,6 +141,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       servers: () => config.get().mcpServers,
       sessionCounts: () => hub.sessionCounts(),
       childCount: (id) => registry.get(id)?.childCount ?? 0,
+      eraOf: (id) => {
+        const verdict = registry.get(id)?.era;
+        return verdict && eraStatus(verdict);
+      },
     },
     api,
   );
@@ -227,7 +232,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     },
     inspector: { inspector: inspection.inspector, hub, hubUrl: url, version: PATCHBAY_VERSION },
     oauth,
-    clients: createClientsRuntime({ dataDir: options.dataDir, configFile, config, secrets, engine: { port, url }, ...(options.clients ?? {}) }),
+    clients: createClientsRuntime({
+      dataDir: options.dataDir,
+      configFile,
+      config,
+      secrets,
+      engine: { port, url, serverEras: () => Object.fromEntries(status.all().map((s) => [s.id, s.era])) },
+      ...(options.clients ?? {}),
+    }),
     profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
   });
   status.start();

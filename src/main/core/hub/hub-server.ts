@@ -5,13 +5,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { ErrorCode, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
 import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
 import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { handleDelete, handleGet, handlePost, type EndpointContext } from './mcp-endpoint.js';
+import { LegacyBridge } from './legacy-bridge.js';
+import { legacySseRoutes } from './legacy-sse-endpoint.js';
+import { ModernClients } from './modern-clients.js';
+import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ModernReply } from './modern-reply.js';
 import type { SessionObserver } from './observer.js';
+import { ParamHeaderIndex } from './param-headers.js';
 import type { ServerPort } from './server-port.js';
 import { Session, type SessionHost } from './session.js';
 import type { StreamLimits } from './sse-stream.js';
@@ -62,6 +68,10 @@ export class Hub {
    * and closed with the hub like the others.
    */
   private readonly outsideTable = new Set<Session>();
+  /** Modern clients of legacy servers, by server id (legacy-bridge.ts). */
+  private readonly bridges = new Map<string, LegacyBridge>();
+  private readonly modernClients: ModernClients;
+  private readonly modernReplies = new Set<ModernReply>();
   private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly sockets = new Set<Socket>();
@@ -91,7 +101,27 @@ export class Hub {
         this.outsideTable.delete(session);
         this.sessions.set(session.id, session);
       },
+      modern: {
+        clients: (this.modernClients = new ModernClients(options.observer, 60_000)),
+        paramHeaders: new ParamHeaderIndex(),
+        requestTimeoutMs: options.requestTimeoutMs,
+        replies: this.modernReplies,
+        upstreamFor: (server) => this.modernFor(server),
+        logger: options.logger,
+      },
     };
+    // GET /sse/<server> + POST /messages/<server>: the 2024-11-05 door for old clients (P33), same sessions.
+    this.routes.push(
+      ...legacySseRoutes({
+        sessions: this.sessions,
+        maxBodyBytes: options.maxBodyBytes,
+        maxSessions: options.maxSessions,
+        isClosed: () => this.closed,
+        server: (id) => this.options.server(id),
+        newSession: (id, runtime) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse')),
+        logger: options.logger,
+      }),
+    );
   }
 
   /** Mounts a feature under a path prefix (see HttpRoute). */
@@ -146,7 +176,12 @@ export class Hub {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    // Modern requests still open end first, a listen stream with its graceful response.
+    for (const reply of [...this.modernReplies]) reply.shutdown();
     await Promise.all([...this.sessions.values(), ...this.outsideTable].map((s) => s.close()));
+    await Promise.all([...this.bridges.values()].map((b) => b.close()));
+    this.bridges.clear();
+    this.modernClients.closeAll();
     const server = this.server;
     this.server = undefined;
     if (!server) return;
@@ -178,13 +213,39 @@ export class Hub {
     return counts;
   }
 
-  /** Ends the sessions of one server (it was removed or changed in the config). */
+  /** Ends the sessions of one server (it was removed or changed in the config), its bridge's included. */
   async closeSessionsOf(serverId: string): Promise<void> {
-    await Promise.all([...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()));
+    const bridge = this.bridges.get(serverId);
+    this.bridges.delete(serverId);
+    await Promise.all([...[...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()), bridge?.close()]);
   }
 
-  /** `clientTransport`: `streamable-http` for HTTP clients, `hub` or `playground` for local sessions. */
-  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'hub' | 'playground' = 'streamable-http'): SessionHost {
+  /** A server's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
+  private async modernFor(server: ServerPort): Promise<ModernUpstream> {
+    return (await server.modernUpstream?.({ modernFor: (port) => this.modernFor(port) })) ?? this.bridgeFor(server);
+  }
+
+  /** The bridge that serves a server's modern clients over legacy sessions (one per server). */
+  private bridgeFor(server: ServerPort): LegacyBridge {
+    let bridge = this.bridges.get(server.id);
+    if (!bridge) {
+      bridge = new LegacyBridge({
+        serverId: server.id,
+        openSession: () => {
+          const session = new Session('', server.id, this.sessionHost(server, 'bridge'));
+          this.outsideTable.add(session);
+          return session;
+        },
+        inputWaitMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
+        idleMs: this.options.sessionIdleTimeoutMs,
+      });
+      this.bridges.set(server.id, bridge);
+    }
+    return bridge;
+  }
+
+  /** `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `hub` or `playground` for local sessions. */
+  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http'): SessionHost {
     const observer = this.options.observer;
     return {
       watch: (session) =>
@@ -204,6 +265,9 @@ export class Hub {
 
   private tick(): void {
     const now = Date.now();
+    for (const reply of this.modernReplies) reply.keepAlive(now, this.options.keepAliveMs);
+    this.modernClients.tick(now);
+    for (const bridge of this.bridges.values()) bridge.tick(now);
     for (const session of this.outsideTable) session.expireRequests(now);
     for (const session of this.sessions.values()) {
       session.keepAlive(now, this.options.keepAliveMs);
@@ -272,7 +336,12 @@ export class Hub {
       version: this.options.version,
       transport: 'streamable-http',
       endpoint: '/mcp/{server}',
-      protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+      protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
+      // Both eras on every endpoint, whatever era the server behind it speaks: the hub bridges.
+      eras: {
+        legacy: { protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, sessions: true, legacySse: '/sse/{server}' },
+        modern: { protocolVersions: MODERN_PROTOCOL_VERSIONS, sessions: false },
+      },
       authentication: this.options.token === undefined ? 'none' : 'bearer',
     };
   }

@@ -5,12 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_PROTOCOL_VERSION, ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { DEFAULT_PROTOCOL_VERSION, ErrorCode, isModernVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { readBody } from '../protocol/body.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 import { accepts, sendError, sendJson } from '../protocol/http-util.js';
-import { classify, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { classify, errorResponse, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { sseSink } from './http-sink.js';
+import { classifyPost } from './modern-classify.js';
+import { handleModernPost, type ModernContext } from './modern-endpoint.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import { parseEventId } from './sse-stream.js';
@@ -26,6 +28,8 @@ export interface EndpointContext {
   version: string;
   /** True once the hub is shutting down: no session may be added then. */
   isClosed(): boolean;
+  /** What modern-era (2026-07-28) requests need (modern-endpoint.ts). */
+  modern: ModernContext;
 }
 
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -49,7 +53,7 @@ function lookupSession(req: IncomingMessage, res: ServerResponse, ctx: EndpointC
     return undefined;
   }
   const session = ctx.sessions.get(id);
-  if (!session || session.serverId !== runtime.id || session.state !== 'live') {
+  if (!session || session.door !== 'streamable-http' || session.serverId !== runtime.id || session.state !== 'live') {
     sendError(res, 404, ErrorCode.SessionNotFound, 'Session not found', cors);
     return undefined;
   }
@@ -102,6 +106,16 @@ export async function handlePost(req: IncomingMessage, res: ServerResponse, runt
     return;
   }
   const typed = messages as JsonRpcMessage[];
+  // Which era: the body's _meta envelope first, the headers as a cross-check (modern-classify.ts).
+  const route = classifyPost({ protocolVersion: header(req, 'mcp-protocol-version'), method: header(req, 'mcp-method'), name: header(req, 'mcp-name') }, typed, batch);
+  if (route.kind === 'reject') {
+    sendJson(res, route.status, errorResponse(route.id, route.code, route.message, route.data), cors);
+    return;
+  }
+  if (route.kind === 'modern') {
+    await handleModernPost(req, res, runtime, ctx.modern, route.message, body.text, cors);
+    return;
+  }
   const initIndex = typed.findIndex((m) => isRequest(m) && m.method === 'initialize');
   if (initIndex !== -1) {
     if (batch) {
@@ -203,7 +217,16 @@ async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime:
   await session.forward(messages, raws, stream, req);
 }
 
+/** A GET or DELETE that names a modern revision: those are session operations the era does not have (Q3). */
+function modernNonPost(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): boolean {
+  const version = header(req, 'mcp-protocol-version');
+  if (version === undefined || !isModernVersion(version.trim())) return false;
+  sendError(res, 405, ErrorCode.ServerError, `Method Not Allowed: protocol revision ${version.trim()} has no ${req.method} on the MCP endpoint (POST only)`, { ...cors, Allow: 'POST' });
+  return true;
+}
+
 export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, cors: Record<string, string>): void {
+  if (modernNonPost(req, res, cors)) return;
   if (runtime.stateless) {
     sendError(res, 405, ErrorCode.InvalidRequest, 'Method Not Allowed: this server is stateless', { ...cors, Allow: 'POST' });
     return;
@@ -226,6 +249,7 @@ export function handleGet(req: IncomingMessage, res: ServerResponse, runtime: Se
 }
 
 export async function handleDelete(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, cors: Record<string, string>): Promise<void> {
+  if (modernNonPost(req, res, cors)) return;
   if (runtime.stateless) {
     sendError(res, 405, ErrorCode.InvalidRequest, 'Method Not Allowed: this server is stateless', { ...cors, Allow: 'POST' });
     return;

@@ -37,7 +37,8 @@ export interface ObservedSession {
   readonly key: object;
   readonly serverId: string;
   /**
-   * How the client reaches the hub: `streamable-http`; `hub` for a session the hub opened for
+   * How the client reaches the hub: `streamable-http`, or `sse` (the 2024-11-05 HTTP+SSE door,
+   * legacy-sse-endpoint.ts); `hub` for a session the hub opened for
    * itself (replay); `playground` for the UI's playground, where a person is the client.
    */
   readonly clientTransport: string;
@@ -45,6 +46,11 @@ export interface ObservedSession {
   readonly upstreamTransport: string;
   /** A session the hub opened for itself (the inspector's replay): no client behind it. */
   readonly debug: boolean;
+  /**
+   * The client's protocol era: `legacy` (an `initialize` session) or `modern` (2026-07-28
+   * requests of one client, grouped: see modern-clients.ts). Absent means legacy.
+   */
+  readonly era?: 'legacy' | 'modern';
 }
 
 /** The calls a session makes to its observers. All optional. */

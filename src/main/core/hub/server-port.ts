@@ -3,6 +3,7 @@
  * and the few settings that change how the endpoint treats it. servers/server-runtime.ts
  * implements it; the hub never sees the config itself.
  */
+import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 
 export interface ServerPort {
@@ -17,4 +18,17 @@ export interface ServerPort {
   readonly transportLabel: string;
   /** Opens an upstream connection (spawning a child, linking to a shared one, or a remote session). */
   connect(): Promise<UpstreamConnection>;
+  /**
+   * Where modern-era (2026-07-28) requests go when the server speaks that era itself; undefined
+   * when it does not (or the port cannot tell), and the hub then serves them over `connect()`
+   * through its bridge. A port made of other ports (a profile) reaches them in the modern era
+   * through `hub.modernFor`, which gives each one's own modern upstream or the hub's bridge to it.
+   */
+  modernUpstream?(hub: ModernReach): Promise<ModernUpstream | undefined>;
+}
+
+/** What the hub lends a port for reaching other ports in the modern era. */
+export interface ModernReach {
+  /** A port's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
+  modernFor(port: ServerPort): Promise<ModernUpstream>;
 }

@@ -62,6 +62,12 @@ export class Session {
   protocolVersion: string | undefined;
   lastActivity = Date.now();
   readonly createdAt = Date.now();
+  /**
+   * The door the client came in by: `/mcp` (Streamable HTTP), or `sse` (`/sse` + `/messages`, the
+   * 2024-11-05 transport: legacy-sse-endpoint.ts, where every POST is answered 202). A session
+   * answers only at its own door.
+   */
+  door: 'streamable-http' | 'sse' = 'streamable-http';
   /** The observers' calls (observer.ts): O(1) each, on the proxy path. */
   private readonly watch: SessionWatch | undefined;
 
@@ -114,7 +120,7 @@ export class Session {
    */
   async initialize(request: JsonRpcRequest, raw: string | undefined, http?: ClientRequestInfo): Promise<{ message: JsonRpcMessage; ok: boolean }> {
     this.initializeRequest = request;
-    this.watch?.fromClient?.(request, raw, http, 200);
+    this.watch?.fromClient?.(request, raw, http, this.door === 'sse' ? 202 : 200);
     try {
       const upstream = await this.ensureUpstream(false);
       const { message, local } = await this.askWithin(upstream, request, raw);
@@ -189,7 +195,8 @@ export class Session {
     this.lastActivity = Date.now();
     const now = Date.now();
     const watch = this.watch;
-    if (watch?.fromClient) for (let i = 0; i < messages.length; i++) watch.fromClient(messages[i]!, raws[i], http, stream ? 200 : 202);
+    const status = stream && this.door !== 'sse' ? 200 : 202;
+    if (watch?.fromClient) for (let i = 0; i < messages.length; i++) watch.fromClient(messages[i]!, raws[i], http, status);
     for (const m of messages) {
       if (isRequest(m) && stream) {
         const entry: PendingRequest = {

@@ -152,19 +152,39 @@ export class PatchbayOAuthProvider implements OAuthClientProvider {
     return this.discovery;
   }
 
-  /** P39: the canonical server URI, or the metadata's `resource` when it matches; none if opted out. */
+  /**
+   * P39: the canonical server URI, or the metadata's `resource` when it matches; none if opted out.
+   * The metadata's identifier is sent exactly as published (RFC 9728 §3.3, RFC 8707 §2): a parsed
+   * URL would add a "/" to a pathless one (`http://host:1234` → `http://host:1234/`), and an
+   * authorization server may compare the indicator as a string.
+   */
   async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
     if (this.host.config?.resource === false) return undefined;
     const canonical = resourceUrlFromServerUrl(serverUrl);
     if (resource === undefined) return canonical;
-    if (!checkResourceAllowed({ requestedResource: canonical, configuredResource: resource })) {
-      throw new UpstreamAuthError(
-        'oauth_config',
-        `server '${this.host.serverId}' publishes metadata for resource ${resource}, which is not ${canonical.href}; refusing to sign in (its tokens would be meant for another server)`,
-      );
-    }
-    return new URL(resource);
+    const refuse = (why: string): never => {
+      throw new UpstreamAuthError('oauth_config', `server '${this.host.serverId}' publishes metadata for resource ${resource}, ${why}; refusing to sign in (its tokens would be meant for another server)`);
+    };
+    if (!URL.canParse(resource)) refuse('which is not an absolute URI');
+    if (resource.includes('#')) refuse('which has a fragment (RFC 8707 §2 forbids one)');
+    if (!checkResourceAllowed({ requestedResource: canonical, configuredResource: resource })) refuse(`which is not ${canonical.href}`);
+    return resourceIndicator(resource);
   }
+}
+
+/**
+ * A resource indicator that keeps its exact text: the SDK sends a provider's indicator as its
+ * `href` (`auth()` in @modelcontextprotocol/client 2.4), which for a parsed URL is normalised.
+ * A URL in every other respect (origin, pathname …), for code that compares it.
+ */
+export function resourceIndicator(exact: string): URL {
+  const url = new URL(exact);
+  Object.defineProperties(url, {
+    href: { get: () => exact, enumerable: true },
+    toString: { value: () => exact },
+    toJSON: { value: () => exact },
+  });
+  return url;
 }
 
 /** RFC 8414 issuers compared as the SDK does: equal, or differing only by a trailing slash. */

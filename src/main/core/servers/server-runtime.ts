@@ -4,12 +4,19 @@
  * shared child for `shared: true`. Commands come from the config only, never from a request (P28).
  */
 import { isStdioServer, type RemoteServerConfig, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
+import { PATCHBAY_VERSION } from '../home/version.js';
 import type { ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
-import { createRemoteUpstream, type RemoteConnectDeps } from '../upstream/remote-connect.js';
+import { EraSniffer } from '../upstream/era-sniffer.js';
+import { ModernBridgeUpstream } from '../upstream/modern-bridge-upstream.js';
+import { ModernRemoteChannel } from '../upstream/modern-remote.js';
+import { ModernStdioChannel } from '../upstream/modern-stdio.js';
+import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import { createRemoteUpstream, transportOf, type RemoteConnectDeps } from '../upstream/remote-connect.js';
 import { SharedUpstream } from '../upstream/shared-upstream.js';
 import { StdioUpstream, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
+import { configuredVerdict, probeEra, type EraVerdict } from './server-era.js';
 
 export interface ServerRuntimeDeps {
   /** Resolves `${secret:NAME}` references; runs each time a child is started. */
@@ -22,6 +29,8 @@ export interface ServerRuntimeDeps {
   spareIdleMs?: number;
   /** Remote (HTTP) servers: fetch and OAuth. Without it a remote server cannot be connected. */
   remote?: Omit<RemoteConnectDeps, 'logger'>;
+  /** How long the era probe waits for `server/discover` (default 15 s). */
+  probeTimeoutMs?: number;
 }
 
 export class ServerRuntime implements ServerPort {
@@ -32,6 +41,11 @@ export class ServerRuntime implements ServerPort {
   private readonly shared: SharedUpstream | undefined;
   private readonly live = new Set<StdioUpstream>();
   private closing = false;
+  /** The era verdict: from the config, else learned (server-era.ts). */
+  private verdict: EraVerdict | undefined;
+  private probing: Promise<EraVerdict> | undefined;
+  /** Modern requests to a modern server, passed through: one per runtime. */
+  private passThrough: Promise<ModernUpstream> | undefined;
 
   constructor(
     readonly id: string,
@@ -39,6 +53,69 @@ export class ServerRuntime implements ServerPort {
     private readonly deps: ServerRuntimeDeps,
   ) {
     if (isStdioServer(config) && config.shared) this.shared = new SharedUpstream(() => this.spawn());
+    // The legacy HTTP+SSE transport exists only in the legacy era: pinning it pins the era.
+    this.verdict = configuredVerdict(config.protocol) ?? (!isStdioServer(config) && transportOf(config) === 'sse' ? { era: 'legacy', how: 'config' } : undefined);
+  }
+
+  /** What is known of the server's protocol era (undefined: not found out yet). */
+  get era(): EraVerdict | undefined {
+    return this.verdict;
+  }
+
+  /**
+   * Where a modern client's requests go: straight to the server when it speaks the modern era;
+   * undefined when it speaks the legacy one (the hub then bridges, over `connect()`). Finds the
+   * era out first when nobody knows it yet.
+   */
+  async modernUpstream(): Promise<ModernUpstream | undefined> {
+    const verdict = this.verdict ?? (await this.probe());
+    return verdict.era === 'modern' ? this.modernChannel() : undefined;
+  }
+
+  private probe(): Promise<EraVerdict> {
+    this.probing ??= (async () => {
+      const channel = await this.modernChannel();
+      const stdio = isStdioServer(this.config);
+      const verdict = await probeEra(channel, {
+        serverId: this.id,
+        version: PATCHBAY_VERSION,
+        // The same for stdio: the wait includes the child's start (several seconds for an npx
+        // server on a busy machine), and only a legacy server that ignores unknown requests
+        // before initialize (most answer -32601 at once) costs the first modern client this wait.
+        timeoutMs: this.deps.probeTimeoutMs ?? 15_000,
+        silenceIsLegacy: stdio,
+      });
+      // Debug: `relay --url` prints nothing on a normal start (its stderr lands in the client's log).
+      this.deps.logger.debug(`server '${this.id}' speaks the ${verdict.era} protocol era${verdict.versions ? ` (${verdict.versions.join(', ')})` : ''}`);
+      if (verdict.era === 'legacy') {
+        // A legacy child that got a request before initialize may be in any state: not reused.
+        const stale = this.passThrough;
+        this.passThrough = undefined;
+        void stale?.then((c) => c.close());
+      }
+      this.verdict = verdict;
+      return verdict;
+    })().finally(() => {
+      this.probing = undefined;
+    });
+    return this.probing;
+  }
+
+  private modernChannel(): Promise<ModernUpstream> {
+    this.passThrough ??= (async (): Promise<ModernUpstream> => {
+      if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
+      const logger = this.deps.logger.child(this.id);
+      if (isStdioServer(this.config)) return new ModernStdioChannel(this.id, () => this.spawn(), logger);
+      if (!this.deps.remote) throw new Error(`server '${this.id}' is a remote server, and this engine was started without remote support`);
+      const resolved = (await this.deps.resolveSecrets(this.config, this.id)) as RemoteServerConfig;
+      const auth = this.deps.remote.oauth?.remoteAuth(this.id, this.config);
+      return new ModernRemoteChannel({ serverId: this.id, url: resolved.url, headers: { ...(resolved.headers ?? {}) }, fetch: this.deps.remote.fetch, ...(auth ? { auth } : {}), logger });
+    })();
+    // A failure to create it (a missing secret) is not kept: the next request tries again.
+    this.passThrough.catch(() => {
+      this.passThrough = undefined;
+    });
+    return this.passThrough;
   }
 
   get kind(): 'stdio' | 'remote' {
@@ -70,8 +147,30 @@ export class ServerRuntime implements ServerPort {
     return this.live.size;
   }
 
+  /**
+   * A connection for a legacy client's session. A modern-era server is reached through the
+   * bridge (modern-bridge-upstream.ts). While the era is unknown, a remote is probed first (one
+   * cheap request); a stdio server is not (a silent legacy one would hold every first session up
+   * for the probe's timeout): its first sessions' initialize answers tell (era-sniffer.ts).
+   */
   async connect(): Promise<UpstreamConnection> {
     if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
+    if (!this.verdict && !isStdioServer(this.config)) await this.probe().catch(() => undefined);
+    if (this.verdict?.era === 'modern') return new ModernBridgeUpstream(this.id, await this.modernChannel());
+    const connection = await this.legacyConnection();
+    if (this.verdict || !isStdioServer(this.config) || this.shared) return connection;
+    return new EraSniffer(
+      connection,
+      (found) => {
+        if (this.verdict) return;
+        this.verdict = found.era === 'modern' ? { era: 'modern', how: 'initialize', versions: found.versions } : { era: 'legacy', how: 'initialize' };
+        this.deps.logger.debug(`server '${this.id}' speaks the ${found.era} protocol era (its answer to initialize)`);
+      },
+      async () => new ModernBridgeUpstream(this.id, await this.modernChannel()),
+    );
+  }
+
+  private async legacyConnection(): Promise<UpstreamConnection> {
     if (!isStdioServer(this.config)) {
       // One remote connection (one upstream session) per downstream session; nothing to pre-warm.
       if (!this.deps.remote) throw new Error(`server '${this.id}' is a remote server, and this engine was started without remote support`);
@@ -88,6 +187,7 @@ export class ServerRuntime implements ServerPort {
 
   async close(): Promise<void> {
     this.closing = true;
+    void this.passThrough?.then((c) => c.close(), () => undefined);
     clearTimeout(this.spareTimer);
     this.spare = undefined;
     await Promise.all([...this.live].map((c) => c.close()));

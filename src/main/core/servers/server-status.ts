@@ -4,7 +4,7 @@
  * are published as `servers.status` events.
  */
 import type { ServerConfig } from '../../../shared/config-schema.js';
-import { serversContract, type ServerError, type ServerStatus } from '../../../shared/api/servers-contract.js';
+import { serversContract, type ServerEra, type ServerError, type ServerStatus } from '../../../shared/api/servers-contract.js';
 import type { ApiRegistry } from '../api/api-registry.js';
 import type { ObservedSession, SessionObserver, SessionWatch } from '../hub/observer.js';
 
@@ -14,6 +14,8 @@ export interface StatusSources {
   sessionCounts(): Map<string, number>;
   /** Children running now for a server (0 when it is not running). */
   childCount(id: string): number;
+  /** The protocol era the server speaks, once known. */
+  eraOf?(id: string): ServerEra | undefined;
 }
 
 interface Health {
@@ -52,6 +54,8 @@ export class ServerStatusTracker implements SessionObserver {
     const out: ServerStatus = { id, state, sessions, children };
     if (h.lastError) out.lastError = h.lastError;
     if (h.lastOkAt) out.lastOkAt = h.lastOkAt;
+    const era = config && !config.disabled ? this.sources.eraOf?.(id) : undefined;
+    if (era) out.era = era;
     return out;
   }
 

@@ -6,7 +6,9 @@
  * - transport choice: Streamable HTTP first; an initialize POST answered 400/404/405 falls back
  *   to HTTP+SSE (P32) unless the config pins a transport;
  * - a stale upstream session (404) is re-initialized by replaying the client's own `initialize`,
- *   and the message is retried: the client's session goes on (P17);
+ *   and the message is retried: the client's session goes on (P17); the client's resource
+ *   subscriptions are made again on the new session (resource-subscriptions.ts), and a lost
+ *   legacy event stream is re-opened at once when the client holds any;
  * - every failure of a request becomes a JSON-RPC error that names the server and the cause
  *   (DNS, refused, TLS, HTTP status, timeout), never a hang; `initialize` has its own deadline
  *   (the session's per-request timeouts cover the rest);
@@ -17,6 +19,7 @@ import { ErrorCode } from '../../../shared/protocol.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol/client';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
+import { isModernError } from '../protocol/modern.js';
 import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { Logger } from '../log/logger.js';
 import { isUpstreamAuthError } from './upstream-auth-errors.js';
@@ -25,6 +28,7 @@ import { exchangeOf } from './remote-exchange.js';
 import { displayUrl, httpStatusOf, rpcErrorFor } from './remote-errors.js';
 import type { RemoteFetch } from './remote-fetch.js';
 import { RemoteLink, type LinkKind } from './remote-link.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 
 /** What a remote connection needs from the engine's OAuth service for its server. */
 export interface RemoteAuth {
@@ -59,10 +63,16 @@ interface Pending {
   posted: boolean;
   abort: AbortController;
   timer?: NodeJS.Timeout;
+  /** A `resources/subscribe` or `unsubscribe`: its params, recorded once the server accepts it. */
+  subscription?: Record<string, unknown>;
 }
 
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 const REINIT_PREFIX = 'patchbay-reinit-';
+const RESUBSCRIBE_PREFIX = 'patchbay-resubscribe-';
+/** A lost event stream with subscriptions behind it is re-opened at once, then after these delays (doubling to the cap). */
+const REOPEN_BACKOFF_MS = 1000;
+const REOPEN_BACKOFF_CAP_MS = 60_000;
 /** How long messages after `notifications/initialized` wait for the standalone GET stream. */
 const STANDALONE_STREAM_WAIT_MS = 2000;
 
@@ -88,11 +98,15 @@ export class RemoteUpstream implements UpstreamConnection {
   private initializedSent = false;
   private reinitCounter = 0;
   private readonly pending = new Map<string, Pending>();
-  /** Answers to the engine's own requests (replayed initialize), by id key. */
-  private readonly internal = new Map<string, (message: JsonRpcMessage) => void>();
+  /** Answers to the engine's own requests (replayed initialize, renewed subscriptions), by id key; an Error when closed. */
+  private readonly internal = new Map<string, (answer: JsonRpcMessage | Error) => void>();
   /** Messages after `notifications/initialized` wait on this (see holdUntilStandaloneStream). */
   private gate: Promise<void> | undefined;
   private standaloneSettled: (() => void) | undefined;
+  private readonly subscriptions = new ResourceSubscriptions();
+  private reopenTimer: NodeJS.Timeout | undefined;
+  private lastReopen = 0;
+  private reopenDelay = 0;
 
   constructor(private readonly opts: RemoteUpstreamOptions) {
     this.url = new URL(opts.url);
@@ -109,6 +123,7 @@ export class RemoteUpstream implements UpstreamConnection {
         return;
       }
       const entry: Pending = { id: message.id, method: message.method, generation: 0, posted: false, abort: new AbortController() };
+      if (ResourceSubscriptions.concerns(message)) entry.subscription = message.params ?? {};
       this.pending.set(idKey(message.id), entry);
       if (isInitialize(message)) {
         this.initializeRequest = message;
@@ -164,11 +179,14 @@ export class RemoteUpstream implements UpstreamConnection {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    clearTimeout(this.reopenTimer);
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
       p.abort.abort();
     }
     this.pending.clear();
+    // A re-initialization in progress must not hold close() up until its deadline.
+    for (const waiter of this.internal.values()) waiter(new Error('the connection is closed'));
     this.internal.clear();
     const link = this.link;
     this.link = undefined;
@@ -206,7 +224,9 @@ export class RemoteUpstream implements UpstreamConnection {
     const status = httpStatusOf(err);
     const { serverId } = this.opts;
     // P32: a server that does not take the initialize POST may speak the 2024-11-05 transport.
-    if (isInitialize(message) && link.kind === 'streamable-http' && this.opts.transport === 'auto' && this.kind === undefined && status !== undefined && FALLBACK_STATUSES.has(status)) {
+    // Never when the refusal is a modern server's (an error body naming 2026-07-28: 2026-07-28
+    // streamable-http "Backward Compatibility"): a modern-only server does not speak HTTP+SSE either.
+    if (isInitialize(message) && link.kind === 'streamable-http' && this.opts.transport === 'auto' && this.kind === undefined && status !== undefined && FALLBACK_STATUSES.has(status) && !modernRefusal(err)) {
       this.opts.logger.info(`server '${serverId}' answered the initialize POST with HTTP ${status}; trying the legacy HTTP+SSE transport`);
       this.kind = 'sse';
       this.retire(link, idKey(message.id));
@@ -251,8 +271,12 @@ export class RemoteUpstream implements UpstreamConnection {
     link.onmessage = (m) => this.fromUpstream(link, m as JsonRpcMessage);
     link.onlost = (err) => {
       const why = err.message && err.message !== 'SSE error: undefined' ? ` (${err.message})` : '';
-      this.opts.logger.warn(`server '${this.opts.serverId}': the event stream ended${why}; the next message re-initializes`);
+      const when = this.subscriptions.size > 0 ? 're-opening it for the client\'s resource subscriptions' : 'the next message re-initializes';
+      this.opts.logger.warn(`server '${this.opts.serverId}': the event stream ended${why}; ${when}`);
       this.retire(link);
+      // Nothing else would open a new stream before the client's next message, and until then the
+      // updates of its subscriptions would have nowhere to go.
+      if (this.subscriptions.size > 0) this.reopenSoon();
     };
     await link.start(this.opts.initializeTimeoutMs);
     if (this.isClosed) {
@@ -260,7 +284,10 @@ export class RemoteUpstream implements UpstreamConnection {
       throw new Error('the connection is closed');
     }
     try {
-      if (!forInitialize && this.initialized && this.initializeRequest) await this.replayInitialize(link);
+      if (!forInitialize && this.initialized && this.initializeRequest) {
+        await this.replayInitialize(link);
+        await this.replaySubscriptions(link);
+      }
     } catch (err) {
       await link.close(true);
       throw err;
@@ -276,28 +303,7 @@ export class RemoteUpstream implements UpstreamConnection {
    * and hears is reported as `reinitialize` events, so the session captures it as its own replay.
    */
   private async replayInitialize(link: RemoteLink): Promise<void> {
-    const id = `${REINIT_PREFIX}${++this.reinitCounter}`;
-    const request = { ...this.initializeRequest!, id };
-    const limit = this.opts.initializeTimeoutMs;
-    const answer = await new Promise<JsonRpcMessage>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.internal.delete(idKey(id));
-        const err = new Error(`did not answer the replayed initialize within ${Math.round(limit / 1000)}s`);
-        (err as { code?: string }).code = 'ETIMEDOUT';
-        reject(err);
-      }, limit);
-      this.internal.set(idKey(id), (m) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.onevent?.({ type: 'reinitialize', step: 'sent', message: request });
-      link.send(request as JSONRPCMessage).catch((err: unknown) => {
-        clearTimeout(timer);
-        this.internal.delete(idKey(id));
-        reject(err instanceof Error ? err : new Error(String(err)));
-      });
-    });
-    this.onevent?.({ type: 'reinitialize', step: 'answered', message: answer, raw: JSON.stringify(answer) });
+    const answer = await this.askInternal(link, { ...this.initializeRequest!, id: `${REINIT_PREFIX}${++this.reinitCounter}` });
     const error = (answer as { error?: { message?: string } }).error;
     if (error) throw new Error(`refused the replayed initialize: ${error.message ?? 'no message'}`);
     // A restart counts once the server took the initialize: while it is down, every message tries
@@ -309,6 +315,68 @@ export class RemoteUpstream implements UpstreamConnection {
     const initialized: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
     this.onevent?.({ type: 'reinitialize', step: 'sent', message: initialized });
     await link.send(initialized as JSONRPCMessage);
+  }
+
+  /**
+   * After a re-initialization: the client's resource subscriptions, made again in the order it made
+   * them, so the server's `notifications/resources/updated` reach it on the new session. The
+   * answers are the hub's own (told to observers as part of the replay, never to the client, which
+   * had its answers long ago); a refusal is logged and the link stays in use.
+   */
+  private async replaySubscriptions(link: RemoteLink): Promise<void> {
+    const failures = await this.subscriptions.renew((params) => this.askInternal(link, { jsonrpc: '2.0', id: `${RESUBSCRIBE_PREFIX}${++this.reinitCounter}`, method: 'resources/subscribe', params }));
+    for (const failure of failures) this.opts.logger.warn(`server '${this.opts.serverId}': could not renew a resource subscription: ${failure}`);
+  }
+
+  /**
+   * A request of the hub's own on `link`, answered to the hub (never to the client), within the
+   * initialize deadline; reported to observers as part of a re-initialization.
+   */
+  private async askInternal(link: RemoteLink, request: JsonRpcRequest): Promise<JsonRpcMessage> {
+    const key = idKey(request.id);
+    const limit = this.opts.initializeTimeoutMs;
+    const answer = await new Promise<JsonRpcMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.internal.delete(key);
+        const err = new Error(`did not answer the replayed ${request.method} within ${Math.round(limit / 1000)}s`);
+        (err as { code?: string }).code = 'ETIMEDOUT';
+        reject(err);
+      }, limit);
+      this.internal.set(key, (m) => {
+        clearTimeout(timer);
+        if (m instanceof Error) reject(m);
+        else resolve(m);
+      });
+      this.onevent?.({ type: 'reinitialize', step: 'sent', message: request });
+      link.send(request as JSONRPCMessage).catch((err: unknown) => {
+        clearTimeout(timer);
+        this.internal.delete(key);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+    this.onevent?.({ type: 'reinitialize', step: 'answered', message: answer, raw: JSON.stringify(answer) });
+    return answer;
+  }
+
+  /**
+   * Opens a new link (re-initialized, subscriptions renewed) after a lost event stream: at once
+   * when the last re-open is long past, else after a delay that doubles (to a cap) while re-opens
+   * keep failing or their streams keep dropping; never after the connection closed.
+   */
+  private reopenSoon(): void {
+    if (this.isClosed || this.reopenTimer || !this.initialized) return;
+    const recent = Date.now() - this.lastReopen < REOPEN_BACKOFF_CAP_MS;
+    this.reopenDelay = recent ? Math.min(REOPEN_BACKOFF_CAP_MS, Math.max(REOPEN_BACKOFF_MS, this.reopenDelay * 2)) : 0;
+    this.reopenTimer = setTimeout(() => {
+      this.reopenTimer = undefined;
+      this.lastReopen = Date.now();
+      if (this.isClosed || (this.link && !this.link.dead)) return;
+      this.ensureLink(false).catch((err: unknown) => {
+        this.opts.logger.warn(`server '${this.opts.serverId}': could not re-open the event stream: ${(err as Error).message}; trying again`);
+        this.reopenSoon();
+      });
+    }, this.reopenDelay);
+    this.reopenTimer.unref();
   }
 
   private fromUpstream(link: RemoteLink, message: JsonRpcMessage): void {
@@ -326,6 +394,7 @@ export class RemoteUpstream implements UpstreamConnection {
         this.pending.delete(key);
         clearTimeout(entry.timer);
         if (entry.method === 'initialize') this.initializeAnswered(link, message);
+        else if (entry.subscription !== undefined && 'result' in message) this.subscriptions.accepted(entry.method, entry.subscription);
       }
     }
     this.reply(message);
@@ -419,5 +488,16 @@ export class RemoteUpstream implements UpstreamConnection {
   /** An answer written here, not by the server: the same text, told apart for the inspector. */
   private replyLocally(message: JsonRpcMessage): void {
     this.onmessage?.(message, JSON.stringify(message), true);
+  }
+}
+
+/** Whether an HTTP error's body is a modern server's JSON-RPC error (SdkHttpError keeps the body as `data.text`). */
+function modernRefusal(err: unknown): boolean {
+  const text = (err as { data?: { text?: unknown } } | undefined)?.data?.text;
+  if (typeof text !== 'string') return false;
+  try {
+    return isModernError((JSON.parse(text) as { error?: { code?: unknown; data?: unknown } }).error);
+  } catch {
+    return false;
   }
 }

@@ -1,0 +1,303 @@
+/**
+ * The 2024-11-05 HTTP+SSE transport, for clients that speak nothing newer (PROTOCOL P33):
+ * `GET /sse/<server>` opens a session and its event stream, whose first event (`endpoint`) names
+ * where the client POSTs: `/messages/<server>?sessionId=<id>`, a relative URI as the transport
+ * says. Each POST carries one message (or a batch) and is answered `202 Accepted`; whatever it
+ * asked is answered on the event stream as `event: message`. `/sse` is the default profile's
+ * endpoint and `/sse/@name` a named profile's, as `/mcp` and `/mcp/@name` are.
+ *
+ * Not a second spine: behind the door is the hub's own Session (session.ts), in the hub's session
+ * table, so it is ticked (keep-alives, request deadlines), counted, observed, and closed with its
+ * server like any other. Its streams — the standalone one and one per POST that carries requests —
+ * all write to the one GET response (LegacyConnection below). The transport cannot resume a
+ * stream, so the stream's closing ends the session and its upstream.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../../../shared/protocol.js';
+import type { Logger } from '../log/logger.js';
+import { readBody } from '../protocol/body.js';
+import type { HttpRoute } from '../protocol/http-route.js';
+import { accepts, sendError } from '../protocol/http-util.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
+import { classify, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import type { ServerPort } from './server-port.js';
+import type { Session } from './session.js';
+import type { StreamSink } from './stream-sink.js';
+
+/** What the door needs of the hub (hub-server.ts builds it). */
+export interface LegacySseContext {
+  /** The hub's session table: this door's sessions live there with the others. */
+  sessions: Map<string, Session>;
+  maxBodyBytes: number;
+  maxSessions: number;
+  /** True once the hub is shutting down: no session may be added then. */
+  isClosed(): boolean;
+  /** The same lookup as `/mcp`: `''` the default profile, `@name` a named one, else a server id. */
+  server(id: string): ServerPort | undefined;
+  /** A new session whose observers see the client transport `sse`. */
+  newSession(id: string, runtime: ServerPort): Session;
+  logger: Logger;
+}
+
+/** The two routes of the door, token-protected like `/mcp` (P25). */
+export function legacySseRoutes(ctx: LegacySseContext): HttpRoute[] {
+  const door = new LegacySseEndpoint(ctx);
+  return [
+    { prefix: '/sse', auth: 'token', handle: (req, res, path, cors) => door.open(req, res, path.slice('/sse'.length), cors) },
+    { prefix: '/messages', auth: 'token', handle: (req, res, path, cors) => door.post(req, res, path.slice('/messages'.length), cors) },
+  ];
+}
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  // Reverse proxies (nginx) must not buffer a stream.
+  'X-Accel-Buffering': 'no',
+} as const;
+
+/**
+ * One client's event stream: the HTTP response every stream of its session writes to. Events
+ * carry no `id:` (the transport has no resumption) and no priming events (an event with empty
+ * data would reach a 2024-11-05 client as a message it cannot parse).
+ */
+class LegacyConnection {
+  initializing = false;
+  initialized = false;
+  private readonly closeListeners = new Set<() => void>();
+
+  constructor(
+    readonly session: Session,
+    private readonly res: ServerResponse,
+  ) {
+    res.once('close', () => {
+      for (const listener of [...this.closeListeners]) listener();
+      this.closeListeners.clear();
+    });
+  }
+
+  /** One JSON-RPC message (its JSON text, one line) as a `message` event. */
+  send(json: string): void {
+    if (this.res.writableEnded || this.res.destroyed) return;
+    this.res.write(`event: message\ndata: ${json}\n\n`);
+  }
+
+  /** The session's standalone stream: opening it sends the status, the headers and the `endpoint` event. */
+  mainSink(endpoint: string, cors: Record<string, string>): StreamSink {
+    const res = this.res;
+    return {
+      // The session's own headers (Mcp-Session-Id, Mcp-Protocol-Version) are Streamable HTTP's: not sent here.
+      open: () => {
+        res.writeHead(200, { ...cors, ...SSE_HEADERS });
+        res.write(`event: endpoint\ndata: ${endpoint}\n\n`);
+      },
+      message: (_eventId, json) => this.send(json),
+      prime: () => {},
+      keepAlive: () => {
+        if (!res.writableEnded && !res.destroyed) res.write(': keepalive\n\n');
+      },
+      end: () => res.end(),
+      onClose: (listener) => this.closeListeners.add(listener),
+    };
+  }
+
+  /** A POST's stream: its messages go out on the same response, which outlives it. */
+  requestSink(): StreamSink {
+    let listener: (() => void) | undefined;
+    return {
+      open: () => {},
+      message: (_eventId, json) => this.send(json),
+      prime: () => {},
+      // The standalone stream keeps the connection alive.
+      keepAlive: () => {},
+      end: () => {
+        if (listener) this.closeListeners.delete(listener);
+      },
+      onClose: (l) => {
+        listener = l;
+        this.closeListeners.add(l);
+      },
+    };
+  }
+}
+
+/** ≥ 128 bits of cryptographic randomness in visible ASCII, URL-safe (P14). */
+function newSessionId(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+class LegacySseEndpoint {
+  /** This door's live sessions, by id: a `/mcp` session id is unknown here, and the reverse (Session.door). */
+  private readonly connections = new Map<string, LegacyConnection>();
+
+  constructor(private readonly ctx: LegacySseContext) {}
+
+  /** `GET /sse[/<server>]`: a new session whose one stream is this response. */
+  open(req: IncomingMessage, res: ServerResponse, rest: string, cors: Record<string, string>): void {
+    if (req.method !== 'GET') {
+      sendError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${req.method}. Open the event stream with GET; its endpoint event names where to POST`, { ...cors, Allow: 'GET' });
+      return;
+    }
+    const accept = req.headers.accept;
+    if (accept !== undefined && !accepts(accept, 'text/event-stream')) {
+      sendError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must include text/event-stream', cors);
+      return;
+    }
+    const runtime = this.serverOf(rest, res, cors);
+    if (!runtime) return;
+    const { ctx } = this;
+    if (ctx.isClosed()) {
+      sendError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the hub is shutting down', cors);
+      return;
+    }
+    if (ctx.sessions.size >= ctx.maxSessions) {
+      sendError(res, 503, ErrorCode.ServerError, `Service Unavailable: the hub already holds ${ctx.maxSessions} sessions`, { ...cors, 'Retry-After': '5' });
+      return;
+    }
+    const id = newSessionId();
+    const session = ctx.newSession(id, runtime);
+    session.door = 'sse';
+    const connection = new LegacyConnection(session, res);
+    ctx.sessions.set(id, session);
+    this.connections.set(id, connection);
+    // The stream is the session: when it closes (the client went, or the session ended and ended
+    // it), the session goes, with its upstream.
+    res.once('close', () => {
+      this.connections.delete(id);
+      void session.close();
+    });
+    ctx.logger.debug(`legacy HTTP+SSE session of '${runtime.id}' opened`);
+    // The path the client used, so `/sse/@work` posts to `/messages/@work` as it spelled it.
+    session.attachGetStream(connection.mainSink(`/messages${rest}?sessionId=${id}`, cors), cors);
+  }
+
+  /** `POST /messages[/<server>]?sessionId=<id>`: one message or a batch, answered on the session's stream. */
+  async post(req: IncomingMessage, res: ServerResponse, rest: string, cors: Record<string, string>): Promise<void> {
+    if (req.method !== 'POST') {
+      sendError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${req.method}`, { ...cors, Allow: 'POST' });
+      return;
+    }
+    const runtime = this.serverOf(rest, res, cors);
+    if (!runtime) return;
+    const connection = this.connectionOf(req, res, runtime, cors);
+    if (!connection) return;
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (contentType !== 'application/json') {
+      sendError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json', cors);
+      return;
+    }
+    const parsed = await this.readMessages(req, res, cors);
+    if (!parsed) return;
+    const { messages, batch, text } = parsed;
+    const session = connection.session;
+    if (session.state !== 'live') {
+      sendError(res, 404, ErrorCode.SessionNotFound, 'Session not found: it ended while the message was read', cors);
+      return;
+    }
+    const init = messages.find((m): m is JsonRpcRequest => isRequest(m) && m.method === 'initialize');
+    if (init) {
+      if (batch) return sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch', cors);
+      if (connection.initializing || connection.initialized) return sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized', cors);
+      connection.initializing = true;
+      accepted(res, cors);
+      const answer = await session.initialize(init, text, req);
+      connection.initializing = false;
+      if (session.state !== 'live') return; // the stream closed meanwhile: nobody to answer
+      connection.initialized = answer.ok;
+      connection.send(JSON.stringify(answer.message));
+      // As on /mcp, a session whose initialize failed is over; here that ends its stream too.
+      if (!answer.ok) void session.close();
+      return;
+    }
+    if (!connection.initialized) {
+      sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: the session is not initialized${connection.initializing ? ' yet' : ''}: send initialize first`, cors);
+      return;
+    }
+    // The same id twice could be answered only once; one already in use would steal an answer.
+    const seen = new Set<string>();
+    for (const m of messages) {
+      if (!isRequest(m)) continue;
+      const key = idKey(m.id);
+      if (seen.has(key) || session.hasPending(m.id)) {
+        sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(m.id)} is already in use in this session`, cors);
+        return;
+      }
+      seen.add(key);
+    }
+    // Each message's own text goes upstream only when the body is that one message.
+    const raws = batch ? messages.map(() => undefined) : [text];
+    const stream = messages.some(isRequest) ? session.openRequestStream(connection.requestSink(), cors) : undefined;
+    accepted(res, cors);
+    await session.forward(messages, raws, stream, req);
+  }
+
+  /** The server (or profile) a path names, as `/mcp` finds it; answers 404 itself when there is none. */
+  private serverOf(rest: string, res: ServerResponse, cors: Record<string, string>): ServerPort | undefined {
+    if (rest !== '' && !rest.startsWith('/')) {
+      sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: the legacy HTTP+SSE endpoint is /sse/<server>`, cors);
+      return undefined;
+    }
+    let id: string;
+    try {
+      id = decodeURIComponent(rest.slice(1));
+    } catch {
+      sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
+      return undefined;
+    }
+    const runtime = id.includes('/') ? undefined : this.ctx.server(id);
+    if (!runtime) {
+      const what = id === '' || id.startsWith('@') ? `no profile '${id.slice(1) || 'default'}' is configured` : `no server '${id}' is configured (or it is disabled)`;
+      sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${what}`, cors);
+    }
+    return runtime;
+  }
+
+  /** The live session a POST names (`?sessionId=`); answers 404 itself when there is none. */
+  private connectionOf(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, cors: Record<string, string>): LegacyConnection | undefined {
+    const id = new URL(req.url ?? '/', 'http://patchbay').searchParams.get('sessionId');
+    const connection = id ? this.connections.get(id) : undefined;
+    if (connection && connection.session.state === 'live' && connection.session.serverId === runtime.id) return connection;
+    const why = !id
+      ? 'the sessionId query parameter is missing (POST to the URL the endpoint event named)'
+      : connection && connection.session.state === 'live'
+        ? `session '${id}' is not a session of this endpoint`
+        : `no session '${id}': it never existed, or it ended when its event stream closed (open a new one with GET /sse/<server>)`;
+    sendError(res, 404, ErrorCode.SessionNotFound, `Session not found: ${why}`, cors);
+    return undefined;
+  }
+
+  /** The body as JSON-RPC messages, or undefined after answering 400 or 413 (P7, P8), as /mcp does. */
+  private async readMessages(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<{ messages: JsonRpcMessage[]; batch: boolean; text: string } | undefined> {
+    const body = await readBody(req, this.ctx.maxBodyBytes);
+    if (!body.ok) {
+      if (body.reason === 'aborted') return undefined;
+      sendError(res, 413, ErrorCode.InvalidRequest, `Payload Too Large: the body is over the ${this.ctx.maxBodyBytes}-byte limit`, { ...cors, Connection: 'close' });
+      if (!body.drained) res.once('finish', () => req.socket.destroy());
+      return undefined;
+    }
+    if (exceedsDepth(body.text)) {
+      sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, cors);
+      return undefined;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch (err) {
+      sendError(res, 400, ErrorCode.ParseError, `Parse error: ${(err as Error).message}`, cors);
+      return undefined;
+    }
+    const batch = Array.isArray(parsed);
+    const messages = (batch ? parsed : [parsed]) as unknown[];
+    if (messages.length === 0 || messages.some((m) => classify(m) === undefined)) {
+      sendError(res, 400, ErrorCode.InvalidRequest, batch && messages.length === 0 ? 'Invalid Request: empty batch' : 'Invalid Request: the body is not a JSON-RPC 2.0 message', cors);
+      return undefined;
+    }
+    return { messages: messages as JsonRpcMessage[], batch, text: body.text };
+  }
+}
+
+function accepted(res: ServerResponse, cors: Record<string, string>): void {
+  res.writeHead(202, { ...cors, 'Content-Type': 'text/plain' });
+  res.end('Accepted');
+}

@@ -1,0 +1,74 @@
+/**
+ * Modern-era traffic has no sessions, but a person reading the inspector wants one timeline per
+ * client. The hub groups a server's modern requests by the client they say they come from
+ * (`_meta` clientInfo name and version) into an observed "session" that observers see opened,
+ * fed and ended like any other (hub/observer.ts). A group ends after a quiet while with nothing
+ * in flight; the next request from that client opens a new one.
+ */
+import { META } from '../../../shared/protocol.js';
+import { metaOf } from '../protocol/modern.js';
+import type { SessionObserver, SessionWatch } from './observer.js';
+import type { ServerPort } from './server-port.js';
+
+interface Group {
+  readonly key: object;
+  readonly watch: SessionWatch | undefined;
+  inFlight: number;
+  lastActivity: number;
+}
+
+export interface ModernWatch {
+  readonly watch: SessionWatch | undefined;
+  /** A call of this client began / ended (keeps the group open while any is in flight). */
+  begin(): void;
+  end(): void;
+}
+
+export class ModernClients {
+  private readonly groups = new Map<string, Group>();
+
+  constructor(
+    private readonly observer: SessionObserver | undefined,
+    private readonly idleMs: number,
+  ) {}
+
+  /** The group of a request's client on a server (opened when new). */
+  watchFor(server: ServerPort, params: unknown): ModernWatch {
+    const info = metaOf(params)?.[META.clientInfo] as { name?: unknown; version?: unknown } | undefined;
+    const client = typeof info?.name === 'string' ? `${info.name}@${typeof info.version === 'string' ? info.version : ''}` : '(anonymous)';
+    const id = `${server.id}\u0000${client}`;
+    let group = this.groups.get(id);
+    if (!group) {
+      const key = {};
+      const watch = this.observer?.sessionOpened({ key, serverId: server.id, clientTransport: 'streamable-http', upstreamTransport: server.transportLabel, debug: false, era: 'modern' });
+      group = { key, watch, inFlight: 0, lastActivity: Date.now() };
+      this.groups.set(id, group);
+    }
+    const g = group;
+    g.lastActivity = Date.now();
+    return {
+      watch: g.watch,
+      begin: () => {
+        g.inFlight++;
+      },
+      end: () => {
+        g.inFlight--;
+        g.lastActivity = Date.now();
+      },
+    };
+  }
+
+  /** Ends the groups that have been quiet for `idleMs` with nothing in flight. */
+  tick(now: number): void {
+    for (const [id, g] of this.groups) {
+      if (g.inFlight > 0 || now - g.lastActivity < this.idleMs) continue;
+      this.groups.delete(id);
+      g.watch?.ended?.('closed', undefined);
+    }
+  }
+
+  closeAll(): void {
+    for (const g of this.groups.values()) g.watch?.ended?.('closed', undefined);
+    this.groups.clear();
+  }
+}

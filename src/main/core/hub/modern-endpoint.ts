@@ -1,0 +1,158 @@
+/**
+ * A modern-era (2026-07-28) POST to `/mcp/<server>`, once modern-classify.ts has routed it here:
+ * no session, the request handed to the server's ModernUpstream (passed straight through to a
+ * modern server, or through the bridge to a legacy one), its notifications and answer written back
+ * as JSON or SSE (modern-reply.ts). Closing the response stream cancels the request upstream; every
+ * request but a `subscriptions/listen` stream has a deadline that progress extends (PROTOCOL Q1–Q6).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode, META } from '../../../shared/protocol.js';
+import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ModernClients } from './modern-clients.js';
+import { ModernReply, statusForError } from './modern-reply.js';
+import type { ParamHeaderIndex } from './param-headers.js';
+import type { ServerPort } from './server-port.js';
+
+export interface ModernContext {
+  clients: ModernClients;
+  paramHeaders: ParamHeaderIndex;
+  requestTimeoutMs: number;
+  /** Streams open now, for keep-alives (the hub's tick). */
+  replies: Set<ModernReply>;
+  /** The server's ModernUpstream: its own (a modern server), or the hub's bridge (a legacy one). */
+  upstreamFor(server: ServerPort): Promise<ModernUpstream>;
+  logger: { warn(message: string): void };
+}
+
+/** The request headers a modern upstream gets, as the client sent them (already checked). */
+function modernHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (/^mcp-(protocol-version|method|name|param-.+)$/i.test(name)) out[name] = raw[i + 1]!;
+  }
+  return out;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
+}
+
+export async function handleModernPost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  server: ServerPort,
+  ctx: ModernContext,
+  message: JsonRpcRequest | JsonRpcNotification,
+  raw: string,
+  cors: Record<string, string>,
+): Promise<void> {
+  if (!('id' in message)) {
+    // The era defines no client notifications over HTTP (cancelling is closing the stream): accept, drop.
+    res.writeHead(202, cors);
+    res.end();
+    return;
+  }
+  const request = message;
+  const reply = new ModernReply(res, cors);
+  const answerLocally = (code: number, text: string, data?: unknown): void => reply.final(JSON.stringify(errorResponse(request.id, code, text, data)), statusForError(code));
+
+  if (request.method === 'tools/call') {
+    const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+    const wrong = typeof params.name === 'string' ? ctx.paramHeaders.check(server.id, params.name, params.arguments, (h) => headerValue(req, h)) : undefined;
+    if (wrong) return answerLocally(ErrorCode.HeaderMismatch, `Header mismatch: ${wrong}`);
+  }
+
+  const client = ctx.clients.watchFor(server, request.params);
+  const watch = client.watch;
+  watch?.fromClient?.(request, raw, req, 200);
+  let upstream: ModernUpstream;
+  try {
+    upstream = await ctx.upstreamFor(server);
+  } catch (err) {
+    const answer = errorResponse(request.id, ErrorCode.InternalError, (err as Error).message, { server: server.id });
+    const json = JSON.stringify(answer);
+    watch?.toClient?.(answer, json, 'upstream-closed');
+    reply.final(json, 200);
+    return;
+  }
+  if (res.destroyed) return;
+
+  const listen = request.method === 'subscriptions/listen';
+  const limit = server.requestTimeoutMs ?? ctx.requestTimeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    if (listen) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      call.cancel(`timed out after ${formatMs(limit)} in patchbay`);
+      const answer = errorResponse(request.id, ErrorCode.InternalError, `Request timed out: server '${server.id}' did not answer '${request.method}' within ${formatMs(limit)}`);
+      const json = JSON.stringify(answer);
+      watch?.toClient?.(answer, json, 'timeout');
+      finish();
+      reply.final(json, 200);
+    }, limit);
+    timer.unref();
+  };
+  let over = false;
+  const finish = (): void => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    ctx.replies.delete(reply);
+    client.end();
+  };
+
+  client.begin();
+  ctx.replies.add(reply);
+  watch?.toServer?.(request, raw, undefined);
+  const call = upstream.call(
+    { message: request, raw, headers: modernHeaders(req) },
+    {
+      notification: (m, json) => {
+        if (over) return;
+        watch?.fromServer?.(m, json);
+        watch?.toClient?.(m, json, undefined);
+        // Progress shows work is being done: the deadline moves (as in the legacy era).
+        if (m.method === 'notifications/progress') arm();
+        reply.notification(json);
+      },
+      response: (m, json, info) => {
+        if (over) return;
+        finish();
+        if (info.local) watch?.toClient?.(m, json, 'upstream-closed');
+        else {
+          watch?.fromServer?.(m, json);
+          watch?.toClient?.(m, json, undefined);
+        }
+        if (request.method === 'tools/list' && 'result' in m) ctx.paramHeaders.learn(server.id, (m as JsonRpcResponse).result);
+        const code = (m as JsonRpcResponse).error?.code;
+        reply.final(json, info.status ?? statusForError(code));
+      },
+      ended: () => {
+        if (over) return;
+        finish();
+        reply.end();
+      },
+    },
+  );
+  arm();
+  if (listen) {
+    reply.open();
+    const graceful = { jsonrpc: '2.0', id: request.id, result: { resultType: 'complete', _meta: { [META.subscriptionId]: request.id } } };
+    reply.graceful = JSON.stringify(graceful);
+  }
+  // Closing the stream is the modern client's cancellation (2026-07-28 cancellation).
+  res.once('close', () => {
+    if (over) return;
+    finish();
+    call.cancel('the client closed the response stream');
+  });
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

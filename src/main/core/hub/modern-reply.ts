@@ -1,0 +1,117 @@
+/**
+ * The HTTP answer to one modern-era request (2026-07-28 basic/transports/streamable-http): a
+ * single JSON body when the final response is all there is, an SSE stream when notifications
+ * (progress, logs, a subscription's changes) come first. Nothing is written until the first
+ * message is known, so a plain call costs no stream framing, and a protocol error keeps the HTTP
+ * status the spec gives it (404 for an unknown method, 400 for a version or header problem) —
+ * a status cannot change once a stream has started.
+ */
+import type { ServerResponse } from 'node:http';
+import { ErrorCode } from '../../../shared/protocol.js';
+
+/** HTTP statuses of the modern era's protocol-level errors; every other error stays in-band (200). */
+const ERROR_STATUS: ReadonlyMap<number, number> = new Map([
+  [ErrorCode.ParseError, 400],
+  [ErrorCode.InvalidRequest, 400],
+  [ErrorCode.MethodNotFound, 404],
+  [ErrorCode.HeaderMismatch, 400],
+  [ErrorCode.MissingRequiredClientCapability, 400],
+  [ErrorCode.UnsupportedProtocolVersion, 400],
+]);
+
+/** The status a final error answer is sent with when no stream has started. */
+export function statusForError(code: number | undefined): number {
+  return code === undefined ? 200 : (ERROR_STATUS.get(code) ?? 200);
+}
+
+export class ModernReply {
+  /** True once an SSE stream started (headers sent). */
+  private streaming = false;
+  private finished = false;
+  lastWrite = Date.now();
+  /**
+   * The answer that ends this request gracefully when the hub shuts down: a `subscriptions/listen`
+   * stream gets its successful response (subscriptions "Graceful Closure"); others get none.
+   */
+  graceful: string | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  get isStream(): boolean {
+    return this.streaming;
+  }
+
+  /** A notification of the call: starts the stream if needed. */
+  notification(json: string): void {
+    if (this.finished) return;
+    this.startStream();
+    this.write(`event: message\ndata: ${json}\n\n`);
+  }
+
+  /** Opens the stream at once with nothing in it (a `subscriptions/listen` stream, which may stay quiet). */
+  open(): void {
+    if (!this.finished) this.startStream();
+  }
+
+  /**
+   * The final answer. `status`: what to answer with if no stream started (a remote's status for
+   * its error, or the status the error's code calls for); ignored once streaming.
+   */
+  final(json: string, status: number): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.streaming) {
+      this.write(`event: message\ndata: ${json}\n\n`);
+      this.res.end();
+      return;
+    }
+    this.res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+    this.res.end(json);
+  }
+
+  /** Ends without an answer (a stream the server closed; a listen stream whose client went away). */
+  end(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (!this.streaming) {
+      this.res.writeHead(204, this.headers);
+    }
+    this.res.end();
+  }
+
+  /** The hub is shutting down: the graceful answer when there is one, else the stream just ends. */
+  shutdown(): void {
+    if (this.graceful !== undefined) this.final(this.graceful, 200);
+    else this.end();
+  }
+
+  /** An SSE comment on an idle stream, so proxies and clients keep it open. */
+  keepAlive(now: number, idleMs: number): void {
+    if (this.streaming && !this.finished && now - this.lastWrite >= idleMs) this.write(':\n\n');
+  }
+
+  private startStream(): void {
+    if (this.streaming) return;
+    this.streaming = true;
+    this.res.writeHead(200, {
+      ...this.headers,
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    this.res.flushHeaders();
+  }
+
+  private write(text: string): void {
+    this.lastWrite = Date.now();
+    this.res.write(text);
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Modern-era requests to a remote server: one POST per request (2026-07-28 basic/transports/
+ * streamable-http), the client's validated `MCP-Protocol-Version` / `Mcp-Method` / `Mcp-Name` /
+ * `Mcp-Param-*` headers forwarded, the configured headers (API keys) and the OAuth bearer added,
+ * the body sent as the client wrote it. The answer is a JSON body or an SSE stream of the call's
+ * notifications and then its response; an HTTP error with a JSON-RPC error body is passed on with
+ * its status. Closing the stream (aborting the POST) is how a modern client cancels, and how the
+ * hub does.
+ *
+ * Its own HTTP client, not the SDK's transport: the hub forwards the request as it came (raw
+ * text, the client's own headers) and relays the status of a modern error; the SDK's transport
+ * would rebuild the request and turn such errors into exceptions.
+ */
+import { ErrorCode } from '../../../shared/protocol.js';
+import type { Logger } from '../log/logger.js';
+import { stringifyOrUndefined } from '../protocol/json-depth.js';
+import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { withoutInvalidHeaderTools } from '../protocol/modern.js';
+import { SseParser } from '../protocol/sse-parser.js';
+import { exchangeOf } from './remote-exchange.js';
+import { displayUrl, rpcErrorFor } from './remote-errors.js';
+import type { RemoteFetch } from './remote-fetch.js';
+import type { RemoteAuth } from './remote-upstream.js';
+import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from './modern-upstream.js';
+
+export interface ModernRemoteOptions {
+  serverId: string;
+  url: string;
+  /** Sent on every request (secrets already resolved). */
+  headers: Record<string, string>;
+  fetch: RemoteFetch;
+  auth?: RemoteAuth;
+  logger: Logger;
+}
+
+/** The headers a client's request brings that go on to the server; anything else is the hub's business. */
+const FORWARDED = /^(mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+)$/i;
+
+export class ModernRemoteChannel implements ModernUpstream {
+  onevent: ModernUpstream['onevent'];
+  private readonly url: URL;
+  private readonly calls = new Set<AbortController>();
+
+  constructor(private readonly opts: ModernRemoteOptions) {
+    this.url = new URL(opts.url);
+  }
+
+  call(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
+    const abort = new AbortController();
+    this.calls.add(abort);
+    let done = false;
+    const finish = (): void => {
+      done = true;
+      this.calls.delete(abort);
+    };
+    const answer: ModernCallHandlers = {
+      notification: (m, raw) => {
+        if (!done) handlers.notification(m, raw);
+      },
+      response: (m, raw, info) => {
+        if (done) return;
+        finish();
+        handlers.response(m, raw, info);
+      },
+      ended: () => {
+        if (done) return;
+        finish();
+        handlers.ended?.();
+      },
+    };
+    void this.run(request, answer, abort.signal).catch((err: unknown) => {
+      if (abort.signal.aborted) return finish();
+      const { code, message, data } = rpcErrorFor(err, this.opts.serverId, request.message.method, this.url);
+      const error = errorResponse(request.message.id, code, message, { server: this.opts.serverId, ...data });
+      answer.response(error, JSON.stringify(error), { local: true });
+    });
+    return {
+      cancel: () => {
+        finish();
+        abort.abort();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const abort of this.calls) abort.abort();
+    this.calls.clear();
+  }
+
+  private async run(request: ModernCallRequest, handlers: ModernCallHandlers, signal: AbortSignal): Promise<void> {
+    const body = request.raw ?? JSON.stringify(request.message);
+    let res = await this.post(request, body, signal);
+    if (res.status === 401 && this.opts.auth?.provider.onUnauthorized) {
+      await res.body?.cancel();
+      await this.opts.auth.provider.onUnauthorized({ response: res, serverUrl: this.url, fetchFn: this.opts.fetch });
+      res = await this.post(request, body, signal);
+    }
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'text/event-stream' && res.ok && res.body) return this.readStream(request, res.body, handlers, signal);
+    const text = await res.text();
+    const message = parseMessage(text);
+    if (message && !('method' in message)) {
+      // The server's own answer (an error with its status, 404 for an unknown method, …).
+      const restored = this.checked(request, { ...message, id: request.message.id } as JsonRpcResponse);
+      return handlers.response(restored, stringifyOrUndefined(restored) ?? text, res.ok ? { local: false } : { local: false, status: res.status });
+    }
+    if (res.status === 401) throw Object.assign(new Error(`server '${this.opts.serverId}' answered 401`), { status: 401, code: 401 });
+    const reason = res.ok ? `answered '${request.message.method}' with ${type || 'no content type'} and no JSON-RPC response` : `answered HTTP ${res.status}`;
+    const error = errorResponse(request.message.id, ErrorCode.InternalError, `server '${this.opts.serverId}' ${reason} (${displayUrl(this.url)})`, { server: this.opts.serverId, cause: 'http', status: res.status });
+    handlers.response(error, JSON.stringify(error), { local: true });
+  }
+
+  /**
+   * A `tools/list` answer without the tools whose `x-mcp-header` annotations are invalid: over
+   * Streamable HTTP the hub is the client, and a client must exclude them (a stdio client behind
+   * the relay could not judge headers it never sends).
+   */
+  private checked(request: ModernCallRequest, response: JsonRpcResponse): JsonRpcResponse {
+    if (request.message.method !== 'tools/list' || !('result' in response)) return response;
+    const { result, dropped } = withoutInvalidHeaderTools(response.result);
+    for (const { name, reason } of dropped) this.opts.logger.warn(`server '${this.opts.serverId}': tool '${name}' left out of tools/list: ${reason}`);
+    return dropped.length === 0 ? response : ({ ...response, result } as JsonRpcResponse);
+  }
+
+  private async post(request: ModernCallRequest, body: string, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...this.opts.headers,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
+    for (const [name, value] of Object.entries(request.headers)) if (FORWARDED.test(name)) headers[name] = value;
+    const token = await this.opts.auth?.provider.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const init: RequestInit = { method: 'POST', headers, body, signal };
+    let res: Response | undefined;
+    try {
+      res = await this.opts.fetch(this.url, init);
+      return res;
+    } finally {
+      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(this.url, init, res, Object.keys(this.opts.headers)) });
+    }
+  }
+
+  private async readStream(request: ModernCallRequest, stream: ReadableStream<Uint8Array>, handlers: ModernCallHandlers, signal: AbortSignal): Promise<void> {
+    let answered = false;
+    const parser = new SseParser((event) => {
+      if (answered || event.event !== 'message' || event.data === '') return;
+      const message = parseMessage(event.data);
+      if (!message) return this.opts.logger.warn(`server '${this.opts.serverId}': skipped an SSE event that is not a JSON-RPC message`);
+      if ('method' in message) {
+        if (!('id' in message)) handlers.notification(message as JsonRpcNotification, event.data);
+        return;
+      }
+      answered = true;
+      const restored = this.checked(request, { ...message, id: request.message.id } as JsonRpcResponse);
+      handlers.response(restored, stringifyOrUndefined(restored) ?? event.data, { local: false });
+    });
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.push(decoder.decode(value, { stream: true }));
+        if (answered) break;
+      }
+    } finally {
+      void reader.cancel().catch(() => undefined);
+    }
+    if (answered || signal.aborted) return;
+    if (request.message.method === 'subscriptions/listen') return handlers.ended?.();
+    const error = errorResponse(request.message.id, ErrorCode.InternalError, `server '${this.opts.serverId}' closed the response stream of '${request.message.method}' without answering it`, { server: this.opts.serverId, cause: 'stream_closed' });
+    handlers.response(error, JSON.stringify(error), { local: true });
+  }
+}
+
+function parseMessage(text: string): JsonRpcMessage | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return classify(value) ? (value as JsonRpcMessage) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * A server reached in the modern era (MCP 2026-07-28): no session, every request on its own. The
+ * hub hands each modern request to a ModernUpstream and hears back the notifications that belong
+ * to it and its final answer. Implementations: modern-stdio.ts (one child, requests multiplexed),
+ * modern-remote.ts (a POST per request), and the bridge that serves a modern client from a legacy
+ * server (servers/legacy-bridge.ts).
+ */
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
+import type { UpstreamEvent } from './upstream.js';
+
+export interface ModernCallRequest {
+  /** The client's request, its id included. */
+  message: JsonRpcRequest;
+  /** Its JSON text on one line, when the hub has it. */
+  raw: string | undefined;
+  /**
+   * The modern headers as the client sent them (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+   * `Mcp-Param-*`), already checked against the body: an HTTP upstream forwards them.
+   */
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface ModernCallHandlers {
+  /** A notification of this call: progress, a log message, or one on a `subscriptions/listen` stream. */
+  notification(message: JsonRpcNotification, raw: string): void;
+  /**
+   * The final answer (the call is over). `local`: the hub wrote it, the server will not answer.
+   * `status`: the HTTP status a remote answered an error with (400, 404 …), to pass on.
+   */
+  response(message: JsonRpcResponse, raw: string, info: { local: boolean; status?: number }): void;
+  /** A `subscriptions/listen` stream the server ended without a response. */
+  ended?(): void;
+}
+
+export interface ModernCall {
+  /** The client gave up (closed its stream) or a deadline passed: tell the server, expect nothing more. */
+  cancel(reason: string): void;
+}
+
+export interface ModernUpstream {
+  call(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall;
+  /** Stderr lines, HTTP exchanges (for observers); may stay unset. */
+  onevent: ((event: UpstreamEvent) => void) | undefined;
+  close(): Promise<void>;
+}
