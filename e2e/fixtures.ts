@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..');
 export const EVERYTHING_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'everything-server.mjs');
+/** Patchbay's own demo server, as built (`npm run build`). */
+export const DEMO_SERVER = path.join(REPO_ROOT, 'dist', 'main', 'demo', 'demo-server.js');
 
 export interface Engine {
   url: string;
@@ -31,10 +33,16 @@ export function everythingEntry(extra: Record<string, unknown> = {}): Record<str
   return { command: process.execPath, args: [EVERYTHING_SERVER], ...extra };
 }
 
+/** The demo server as the first run writes it into a fresh config. */
+export function demoEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [DEMO_SERVER], demo: true, ...extra };
+}
+
+/** `config: null` starts on a fresh data dir (no config file: the first run writes one). */
 async function startServe(config: unknown): Promise<{ engine: Engine; stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-e2e-'));
   const configFile = path.join(dataDir, 'config.json');
-  await writeFile(configFile, JSON.stringify(config, null, 2));
+  if (config !== null) await writeFile(configFile, JSON.stringify(config, null, 2));
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'patchbay.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
     // HOME in the temp dir too: the Clients screen then sees (and writes) only this test's client configs.
     env: { ...process.env, HOME: dataDir, XDG_CONFIG_HOME: path.join(dataDir, '.config'), PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn' },
@@ -80,14 +88,20 @@ async function startServe(config: unknown): Promise<{ engine: Engine; stop(): Pr
 }
 
 interface Fixtures {
-  /** Config the engine starts with; override per file with `test.use({ engineConfig })`. */
-  engineConfig: Record<string, unknown>;
+  /** Config the engine starts with; override per file with `test.use({ engineConfig })`; null: a fresh data dir. */
+  engineConfig: Record<string, unknown> | null;
   engine: Engine;
   /** A page logged in through the printed one-time link. */
   ui: Page;
 }
 
 export const test = base.extend<Fixtures>({
+  // Spinners stand still (the UI honours reduced motion): on two shared cores without a GPU an
+  // animation costs the page a style pass per frame, and axe's checks crawl behind it.
+  page: async ({ page }, use) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await use(page);
+  },
   engineConfig: [{ mcpServers: {} }, { option: true }],
   engine: async ({ engineConfig }, use) => {
     const { engine, stop } = await startServe(engineConfig);
@@ -96,7 +110,8 @@ export const test = base.extend<Fixtures>({
   },
   ui: async ({ page, engine }, use) => {
     await page.goto(engine.loginUrl);
-    await expect(page).toHaveURL(`${engine.url}/ui/`);
+    // A config with Patchbay's demo server opens on its playground (the first run).
+    await expect(page).toHaveURL(new RegExp(`^${engine.url.replace(/[.]/g, '\\.')}/ui/(#/servers/[^/]+/playground)?$`));
     await use(page);
   },
 });
@@ -119,14 +134,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /**
  * axe on the current screen, in the light and in the dark theme (the renderer follows
  * `prefers-color-scheme`): no serious or critical violations in either. Leaves the page light.
+ * `include`: only this part (a dialog over a screen already checked; axe is slow on 2 shared cores).
  */
-export async function expectAccessible(page: Page, screen: string): Promise<void> {
+export async function expectAccessible(page: Page, screen: string, include?: string): Promise<void> {
   try {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       // The theme switch is a media-query change; wait until the page's styles follow it.
       await expect.poll(() => page.evaluate((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark')).toBe(true);
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+      const results = await (include ? builder.include(include) : builder).analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       const summary = serious
         .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('\n  ')}`)

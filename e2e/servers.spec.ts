@@ -4,6 +4,7 @@ import { everythingEntry, EVERYTHING_SERVER, expect, expectAccessible, screensho
 import { ServersPage } from './pages/servers-page.js';
 
 test('add a stdio server through the form, see its tools, then break it and see why', async ({ ui }) => {
+  test.setTimeout(120_000);
   const servers = new ServersPage(ui);
   await expect(ui.getByTestId('servers-empty')).toBeVisible();
   await expectAccessible(ui, 'servers (empty)');

@@ -30,8 +30,9 @@ export const CORE_LAYERS = {
   inspector: ['lib', 'protocol', 'log', 'fs', 'secrets', 'api', 'upstream', 'hub'],
   clients: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream'],
   ui: ['protocol', 'log', 'fs', 'home', 'api'],
+  playground: ['protocol', 'log', 'api', 'hub'],
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
-  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'profiles'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles'],
 };
 
 /**

@@ -6,9 +6,14 @@ export interface TrafficClient {
   close(): Promise<void>;
 }
 
-export async function connectClient(url: string, token: string, name = 'e2e-client'): Promise<TrafficClient> {
+/** `elicit`: the client supports elicitation and answers every request with this content. */
+export async function connectClient(url: string, token: string, name = 'e2e-client', options: { elicit?: Record<string, string | number | boolean> } = {}): Promise<TrafficClient> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-  const client = new Client({ name, version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0' }, options.elicit ? { capabilities: { elicitation: {} } } : undefined);
+  if (options.elicit) {
+    const content = options.elicit;
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content }));
+  }
   client.onerror = () => {};
   await client.connect(transport);
   return {

@@ -19,7 +19,7 @@ export class SessionsPage {
   }
 
   timeline(): Locator {
-    return this.page.getByRole('listbox', { name: 'Messages of this session' });
+    return this.page.getByRole('tree', { name: 'Messages of this session' });
   }
 
   detail(): Locator {

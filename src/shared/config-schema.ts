@@ -40,6 +40,8 @@ export const stdioServerSchema = z.looseObject({
   stateless: z.boolean().optional(),
   /** Keep one child started ahead so a new session need not wait for one to boot (default true). */
   warmSpare: z.boolean().optional(),
+  /** Patchbay's own demo server, added on the first run (the UI marks it and removes it in one click). */
+  demo: z.boolean().optional(),
   ...common,
 });
 

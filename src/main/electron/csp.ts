@@ -8,6 +8,8 @@ export const DESKTOP_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  // Audio results of a tool (the playground renders them): inline data only.
+  "media-src 'self' data:",
   "font-src 'self'",
   "connect-src 'none'",
   "object-src 'none'",

@@ -43,6 +43,7 @@ describe('window options', () => {
       'script-src': "'self'",
       'style-src': "'self'",
       'img-src': "'self' data:",
+      'media-src': "'self' data:",
       'font-src': "'self'",
       'connect-src': "'none'",
       'object-src': "'none'",

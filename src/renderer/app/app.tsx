@@ -1,16 +1,22 @@
-/** The shell: skip link, navigation, connection banner, the current screen, notices. */
-import { useEffect, useRef } from 'react';
-import { ClientsScreen } from '../screens/clients/clients-screen.js';
-import { KeysScreen } from '../screens/keys/keys-screen.js';
+/** The shell: skip link, navigation, connection banner, the current screen, notices, the palette. */
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { ServersScreen } from '../screens/servers/servers-screen.js';
-import { SessionsScreen } from '../screens/sessions/sessions-screen.js';
-import { SettingsScreen } from '../screens/settings/settings-screen.js';
 import { ConnectionBanner } from './connection-banner.js';
 import { refreshAll, startEvents } from './commands.js';
+import { useFirstRun } from './first-run.js';
 import { Nav } from './nav.js';
 import { Notices } from './notices.js';
+import { Palette } from './palette.js';
 import { useRoute } from './router.js';
 import { ServicesProvider, type Services } from './services.js';
+import { useGlobalShortcuts } from './shortcuts.js';
+
+// Screens other than the first one load when first visited: the first paint carries less.
+const SessionsScreen = lazy(() => import('../screens/sessions/sessions-screen.js').then((m) => ({ default: m.SessionsScreen })));
+const ClientsScreen = lazy(() => import('../screens/clients/clients-screen.js').then((m) => ({ default: m.ClientsScreen })));
+const KeysScreen = lazy(() => import('../screens/keys/keys-screen.js').then((m) => ({ default: m.KeysScreen })));
+const ProfilesScreen = lazy(() => import('../screens/profiles/profiles-screen.js').then((m) => ({ default: m.ProfilesScreen })));
+const SettingsScreen = lazy(() => import('../screens/settings/settings-screen.js').then((m) => ({ default: m.SettingsScreen })));
 
 export function App({ services }: { services: Services }) {
   useEffect(() => {
@@ -28,33 +34,44 @@ export function App({ services }: { services: Services }) {
 function Shell() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
-  // A new screen moves focus to its heading region, so keyboard and screen-reader users land there.
-  const screenKey = route.screen;
+  const [palette, setPalette] = useState(false);
+  const openPalette = useCallback(() => setPalette(true), []);
+  useGlobalShortcuts(openPalette);
+  useFirstRun();
+  // A new screen starts at its top (the last one's scroll position is not carried over), and
+  // moves focus to the content, so keyboard and screen-reader users land there.
+  // The page is the route without the playground's chosen item: picking a tool keeps the place.
+  const page = JSON.stringify({ ...route, item: undefined });
   const first = useRef(true);
   useEffect(() => {
+    main.current?.scrollTo({ top: 0 });
     if (first.current) {
       first.current = false;
       return;
     }
     main.current?.focus({ preventScroll: true });
-  }, [screenKey]);
+  }, [page]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
         Skip to content
       </a>
-      <Nav current={route.screen} />
+      <Nav current={route.screen} onPalette={openPalette} />
       <div className="shell-body">
         <ConnectionBanner />
-        <main id="main" ref={main} tabIndex={-1} className="main" aria-label={undefined}>
-          {route.screen === 'servers' && <ServersScreen route={route} />}
-          {route.screen === 'keys' && <KeysScreen />}
-          {route.screen === 'sessions' && <SessionsScreen sessionId={route.sessionId} />}
-          {route.screen === 'clients' && <ClientsScreen />}
-          {route.screen === 'settings' && <SettingsScreen />}
+        <main id="main" ref={main} tabIndex={-1} className={`main main-${route.screen}`}>
+          <Suspense fallback={<p className="muted screen"><span className="spinner" aria-hidden="true" /> Loading…</p>}>
+            {route.screen === 'servers' && <ServersScreen route={route} />}
+            {route.screen === 'profiles' && <ProfilesScreen name={route.name} />}
+            {route.screen === 'keys' && <KeysScreen />}
+            {route.screen === 'sessions' && <SessionsScreen sessionId={route.sessionId} />}
+            {route.screen === 'clients' && <ClientsScreen exportClient={route.exportClient} />}
+            {route.screen === 'settings' && <SettingsScreen />}
+          </Suspense>
         </main>
       </div>
       <Notices />
+      <Palette open={palette} onClose={() => setPalette(false)} />
     </div>
   );
 }

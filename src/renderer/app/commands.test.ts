@@ -63,4 +63,32 @@ describe('event routing to stores', () => {
     dispatchEvent(services, { channel: 'settings.tokenRotated', cursor: 4, payload: { rotatedAt: '2026-01-01T00:00:00Z' } } as AppEvent);
     expect(services.stores.app.getState().tokenRotatedAt).toBe('2026-01-01T00:00:00Z');
   });
+
+  it('a server that fails on its own raises an error notice with a link to it (once)', () => {
+    const fake = fakeBridge();
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    services.stores.servers.getState().overviewLoaded([{ id: 'fx', url: 'u', kind: 'stdio', config: { command: 'node' }, status: { id: 'fx', state: 'running', sessions: 1, children: 1 } }]);
+    const failed = { channel: 'servers.status', cursor: 1, payload: { id: 'fx', state: 'error', sessions: 0, children: 0, lastError: { message: 'exited with code 1\nstack', stage: 'exit', at: new Date().toISOString() } } } as AppEvent;
+    dispatchEvent(services, failed);
+    dispatchEvent(services, { ...failed, cursor: 2 } as AppEvent);
+    const notices = services.stores.notices.getState().notices;
+    expect(notices).toEqual([expect.objectContaining({ tone: 'error', text: 'Server fx failed: exited with code 1', href: '#/servers/fx' })]);
+  });
+
+  it("playground events reach the session's server: a server request waits for an answer, progress updates its call", () => {
+    const fake = fakeBridge();
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    const pg = services.stores.playground.getState();
+    pg.playgroundOpening('demo');
+    pg.playgroundOpened('demo', { session: 's1', server: 'demo', capabilities: {} });
+    pg.callStarted('demo', { id: 'ui-1', method: 'tools/call', target: 'long_task', startedAt: 1, status: 'running' });
+    dispatchEvent(services, { channel: 'playground.serverMessage', cursor: 1, payload: { session: 's1', kind: 'notification', relatedRequestId: 'ui-1', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 2, total: 5 } } } } as AppEvent);
+    dispatchEvent(services, { channel: 'playground.serverMessage', cursor: 2, payload: { session: 's1', kind: 'request', relatedRequestId: 'ui-1', message: { jsonrpc: '2.0', id: 'q1', method: 'elicitation/create', params: { message: 'name?' } } } } as AppEvent);
+    dispatchEvent(services, { channel: 'playground.serverMessage', cursor: 3, payload: { session: 'other', kind: 'request', message: { jsonrpc: '2.0', id: 'q2', method: 'ping' } } } as AppEvent);
+    const state = services.stores.playground.getState().byServer.demo!;
+    expect(state.calls['ui-1']?.progress).toEqual({ progress: 2, total: 5, message: undefined });
+    expect(state.asks.map((a) => a.message.id)).toEqual(['q1']);
+    dispatchEvent(services, { channel: 'playground.closed', cursor: 4, payload: { session: 's1', reason: 'idle for 10 minutes' } } as AppEvent);
+    expect(services.stores.playground.getState().byServer.demo).toMatchObject({ state: 'closed', error: 'idle for 10 minutes', asks: [] });
+  });
 });

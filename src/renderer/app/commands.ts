@@ -4,6 +4,7 @@
  */
 import type { AppEvent } from '../../shared/api/app-contract.js';
 import { unwrap, type AppEventOf } from '../bridge/bridge.js';
+import { refreshCatalog } from './playground-commands.js';
 import type { Services } from './services.js';
 
 export async function loadServers({ bridge, stores }: Services): Promise<void> {
@@ -29,8 +30,24 @@ export async function loadHubStatus({ bridge, stores }: Services): Promise<void>
   if (r.ok) stores.app.getState().hubStatusLoaded(r.value);
 }
 
+/** Calls, errors and latency per server (the inspector's stats). */
+export async function loadStats({ bridge, stores }: Services): Promise<void> {
+  const r = await bridge.call('inspector.stats', {});
+  if (r.ok && Array.isArray(r.value.servers)) stores.servers.getState().statsLoaded(r.value.servers);
+}
+
 export function refreshAll(services: Services): Promise<unknown> {
-  return Promise.all([loadServers(services), loadSecrets(services), loadSettings(services), loadHubStatus(services)]);
+  return Promise.all([loadServers(services), loadSecrets(services), loadSettings(services), loadHubStatus(services), loadStats(services)]);
+}
+
+/** Removes a server and offers to put it back (its entry is kept until the notice goes). */
+export async function removeServerWithUndo(services: Services, id: string): Promise<void> {
+  const entry = services.stores.servers.getState().byId[id]?.config;
+  await unwrap(services.bridge.call('servers.remove', { id }));
+  services.stores.servers.getState().serverRemoved(id);
+  services.stores.notices.getState().noticePosted(`Removed ${id}`, {
+    action: entry ? { label: 'Undo', run: () => void unwrap(services.bridge.call('servers.add', { id, config: entry })).then((server) => services.stores.servers.getState().serverSaved(server)) } : undefined,
+  });
 }
 
 export async function testServer({ bridge, stores }: Services, id: string): Promise<void> {
@@ -58,8 +75,28 @@ export function dispatchEvent(services: Services, raw: AppEvent): void {
   const { stores } = services;
   const event = raw as AppEventOf;
   switch (event.channel) {
-    case 'servers.status':
+    case 'servers.status': {
+      const before = stores.servers.getState().byId[event.payload.id]?.status.state;
       stores.servers.getState().serverStatusReceived(event.payload);
+      // A server that fails on its own is worth interrupting for; the list shows the detail.
+      if (event.payload.state === 'error' && before !== undefined && before !== 'error') {
+        const why = event.payload.lastError?.message.split('\n')[0] ?? 'it stopped answering';
+        stores.notices.getState().noticePosted(`Server ${event.payload.id} failed: ${why}`, { tone: 'error', href: `#/servers/${encodeURIComponent(event.payload.id)}` });
+      }
+      return;
+    }
+    case 'playground.serverMessage': {
+      stores.playground.getState().serverMessageReceived(event.payload);
+      const method = event.payload.message.method;
+      const list = method === 'notifications/tools/list_changed' ? 'tools' : method === 'notifications/prompts/list_changed' ? 'prompts' : method === 'notifications/resources/list_changed' ? 'resources' : undefined;
+      if (list) {
+        const server = Object.entries(stores.playground.getState().byServer).find(([, p]) => p.opened?.session === event.payload.session)?.[0];
+        if (server) void refreshCatalog(services, server, list);
+      }
+      return;
+    }
+    case 'playground.closed':
+      stores.playground.getState().playgroundClosed(event.payload.session, event.payload.reason);
       return;
     case 'config.changed': {
       stores.app.getState().configChanged(event.payload.problems);

@@ -1,26 +1,53 @@
-/** Confirmations in a polite live region, dismissed after a few seconds or by the person. */
+/**
+ * Confirmations in a polite live region, dismissed after a few seconds or by the person; failures
+ * that happened on their own (a server crashed) in an assertive one, kept until dismissed.
+ */
 import { useEffect } from 'react';
+import { Icon } from '../components/icons.js';
+import type { Notice } from '../stores/notices-store.js';
 import { useNotices, useServices } from './services.js';
 
 export function Notices() {
   const notices = useNotices((s) => s.notices);
   const { stores } = useServices();
+  const quiet = notices.filter((n) => n.tone !== 'error');
   useEffect(() => {
-    if (notices.length === 0) return;
-    const oldest = notices[0]!;
-    const t = setTimeout(() => stores.notices.getState().noticeDismissed(oldest.id), 5000);
+    if (quiet.length === 0) return;
+    const oldest = quiet[0]!;
+    const t = setTimeout(() => stores.notices.getState().noticeDismissed(oldest.id), oldest.action ? 8000 : 5000);
     return () => clearTimeout(t);
-  }, [notices, stores]);
+  }, [quiet, stores]);
+  const dismiss = (id: number): void => stores.notices.getState().noticeDismissed(id);
   return (
-    <div className="notices" role="status" aria-live="polite">
-      {notices.map((n) => (
-        <div key={n.id} className="notice">
-          <span>{n.text}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => stores.notices.getState().noticeDismissed(n.id)}>
-            ×
-          </button>
-        </div>
-      ))}
+    <div className="notices">
+      <div role="alert" className="notice-stack">
+        {notices.filter((n) => n.tone === 'error').map((n) => <NoticeCard key={n.id} notice={n} onDismiss={dismiss} />)}
+      </div>
+      <div role="status" aria-live="polite" className="notice-stack">
+        {quiet.map((n) => <NoticeCard key={n.id} notice={n} onDismiss={dismiss} />)}
+      </div>
+    </div>
+  );
+}
+
+function NoticeCard({ notice, onDismiss }: { notice: Notice; onDismiss(id: number): void }) {
+  return (
+    <div className={`notice${notice.tone === 'error' ? ' notice-error' : ''}`} data-testid={notice.tone === 'error' ? 'notice-error' : 'notice'}>
+      {notice.tone === 'error' && <Icon name="alert" />}
+      <span className="notice-text">{notice.text}</span>
+      {notice.href && (
+        <a className="notice-link" href={notice.href} onClick={() => onDismiss(notice.id)}>
+          Show
+        </a>
+      )}
+      {notice.action && (
+        <button type="button" className="notice-link" onClick={() => { notice.action!.run(); onDismiss(notice.id); }}>
+          {notice.action.label}
+        </button>
+      )}
+      <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => onDismiss(notice.id)}>
+        <Icon name="close" />
+      </button>
     </div>
   );
 }

@@ -5,10 +5,13 @@
 import { useSyncExternalStore } from 'react';
 
 export type Route =
-  | { screen: 'servers'; serverId?: string; mode?: 'new' | 'edit' | 'import' }
+  /** `playground`: the server's playground; `item` opens one tool (`tool:<name>`), prompt (`prompt:<name>`) or resource (`resource:<uri>`). */
+  | { screen: 'servers'; serverId?: string; mode?: 'new' | 'edit' | 'import' | 'playground'; item?: string }
+  | { screen: 'profiles'; name?: string }
   | { screen: 'keys' }
   | { screen: 'sessions'; sessionId?: string }
-  | { screen: 'clients' }
+  /** `exportClient`: open that client's export at once (`#/clients/<id>/export`, the tray's "Export to Claude Desktop…"). */
+  | { screen: 'clients'; exportClient?: string }
   | { screen: 'settings' };
 
 export function parseRoute(hash: string): Route {
@@ -17,10 +20,12 @@ export function parseRoute(hash: string): Route {
   switch (screen) {
     case 'keys':
       return { screen: 'keys' };
+    case 'profiles':
+      return a ? { screen: 'profiles', name: a } : { screen: 'profiles' };
     case 'sessions':
       return a ? { screen: 'sessions', sessionId: a } : { screen: 'sessions' };
     case 'clients':
-      return { screen: 'clients' };
+      return a && b === 'export' ? { screen: 'clients', exportClient: a } : { screen: 'clients' };
     case 'settings':
       return { screen: 'settings' };
     case 'servers':
@@ -28,6 +33,7 @@ export function parseRoute(hash: string): Route {
       if (a === 'new') return { screen: 'servers', mode: 'new' };
       if (a === 'import') return { screen: 'servers', mode: 'import' };
       if (a && b === 'edit') return { screen: 'servers', serverId: a, mode: 'edit' };
+      if (a && b === 'playground') return parts[3] ? { screen: 'servers', serverId: a, mode: 'playground', item: parts[3] } : { screen: 'servers', serverId: a, mode: 'playground' };
       return a ? { screen: 'servers', serverId: a } : { screen: 'servers' };
   }
 }

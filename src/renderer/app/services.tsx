@@ -11,6 +11,7 @@ import { createServersStore, type ServersState } from '../stores/servers-store.j
 import { createAppStateStore, type AppState } from '../stores/settings-store.js';
 import { createNoticesStore, type NoticesState } from '../stores/notices-store.js';
 import { createSessionsStore, type SessionsState } from '../stores/sessions-store.js';
+import { createPlaygroundStore, type PlaygroundState } from '../stores/playground-store.js';
 
 export interface Stores {
   servers: ReturnType<typeof createServersStore>;
@@ -18,6 +19,7 @@ export interface Stores {
   app: ReturnType<typeof createAppStateStore>;
   notices: ReturnType<typeof createNoticesStore>;
   sessions: ReturnType<typeof createSessionsStore>;
+  playground: ReturnType<typeof createPlaygroundStore>;
 }
 
 export interface Services {
@@ -32,6 +34,7 @@ export function createStores(): Stores {
     app: createAppStateStore(),
     notices: createNoticesStore(),
     sessions: createSessionsStore(),
+    playground: createPlaygroundStore(),
   };
 }
 
@@ -65,4 +68,8 @@ export function useNotices<T>(selector: (s: NoticesState) => T): T {
 
 export function useSessions<T>(selector: (s: SessionsState) => T): T {
   return useStore(useServices().stores.sessions, selector);
+}
+
+export function usePlayground<T>(selector: (s: PlaygroundState) => T): T {
+  return useStore(useServices().stores.playground, selector);
 }

@@ -15,6 +15,8 @@ export const EVENT_CHANNELS = [
   'oauth.loginNeeded',
   'oauth.loginCompleted',
   'clients.written',
+  'playground.serverMessage',
+  'playground.closed',
   'profiles.changed',
 ] as const satisfies ReadonlyArray<EventName<AppContract>>;
 

@@ -7,6 +7,15 @@ export function formatTime(value: number | string | undefined): string {
   return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
+/** A time of day to the millisecond, 24-hour (what a timeline needs: order and gaps). */
+export function formatClock(value: number | undefined): string {
+  if (value === undefined) return '—';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '—';
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
 export function formatDateTime(value: number | string | undefined): string {
   if (value === undefined) return '—';
   const d = new Date(value);

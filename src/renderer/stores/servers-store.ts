@@ -3,6 +3,7 @@
  * each. One store for the domain; its actions are named after the events that cause them.
  */
 import { createStore } from 'zustand/vanilla';
+import type { ServerStats } from '../../shared/api/inspector-contract.js';
 import type { ServerDetail, ServerStatus, ServerTestResult } from '../../shared/api/servers-contract.js';
 
 export type TestState = { state: 'running' } | { state: 'done'; result: ServerTestResult; at: number };
@@ -15,6 +16,8 @@ export interface ServersState {
   /** Why the list could not be loaded, shown above it. */
   loadError: string | undefined;
   tests: Record<string, TestState>;
+  /** Calls, errors and latency per server since the engine started (the inspector's stats). */
+  stats: Record<string, ServerStats>;
 
   overviewLoaded(servers: ServerDetail[]): void;
   overviewFailed(message: string): void;
@@ -23,6 +26,7 @@ export interface ServersState {
   serverRemoved(id: string): void;
   testStarted(id: string): void;
   testFinished(id: string, result: ServerTestResult, at?: number): void;
+  statsLoaded(stats: ServerStats[]): void;
 }
 
 export type ServersStore = ReturnType<typeof createServersStore>;
@@ -34,6 +38,7 @@ export function createServersStore() {
     loaded: false,
     loadError: undefined,
     tests: {},
+    stats: {},
 
     overviewLoaded: (servers) =>
       set((s) => {
@@ -82,5 +87,7 @@ export function createServersStore() {
     testStarted: (id) => set((s) => ({ tests: { ...s.tests, [id]: { state: 'running' } } })),
 
     testFinished: (id, result, at = Date.now()) => set((s) => ({ tests: { ...s.tests, [id]: { state: 'done', result, at } } })),
+
+    statsLoaded: (stats) => set({ stats: Object.fromEntries(stats.map((x) => [x.server, x])) }),
   }));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, ExchangeSummary } from '../../shared/api/inspector-contract.js';
-import { filterRows, TimelineModel } from './timeline-model.js';
+import { TimelineModel } from './timeline-model.js';
+import { viewRows } from './timeline-view.js';
 
 let seq = 0;
 const base = (over: Partial<CaptureEvent>): CaptureEvent => ({ seq: ++seq, session: 's1', server: 'fx', time: seq, origin: 'client', kind: 'request', size: 10, ...over });
@@ -9,22 +10,33 @@ const summary = (requestSeq: number, over: Partial<ExchangeSummary> = {}): Excha
   startedAt: 1, requestSeq, progress: [], progressCount: 0, latencyMs: 12, ...over,
 });
 
-/** One client request crossing both legs and its answer crossing back. */
-function exchange(id: number, method: string, over: Partial<ExchangeSummary> = {}): CaptureEvent[] {
-  const req = base({ kind: 'request', method, id, leg: 'client', direction: 'to-server', size: 100 });
-  const up = base({ kind: 'request', method, id, leg: 'upstream', direction: 'to-server', size: 100 });
-  const back = base({ kind: 'response', id, leg: 'upstream', direction: 'to-client', origin: 'server', size: 300 });
-  const out = base({ kind: 'response', id, leg: 'client', direction: 'to-client', origin: 'server', size: 300, exchanges: [summary(req.seq, { requestId: id, method, ...over })] });
-  return [req, up, back, out];
+/** A client request crossing both legs (its answer comes with `answer`). */
+function ask(id: number, method: string, params?: Record<string, unknown>): CaptureEvent[] {
+  const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
+  return [base({ kind: 'request', method, id, leg: 'client', direction: 'to-server', size: 100, message }), base({ kind: 'request', method, id, leg: 'upstream', direction: 'to-server', size: 100, message })];
+}
+function answer(requestSeq: number, id: number, method: string, over: Partial<ExchangeSummary> = {}): CaptureEvent[] {
+  return [
+    base({ kind: 'response', id, leg: 'upstream', direction: 'to-client', origin: 'server', size: 300 }),
+    base({ kind: 'response', id, leg: 'client', direction: 'to-client', origin: 'server', size: 300, exchanges: [summary(requestSeq, { requestId: id, method, ...over })] }),
+  ];
+}
+function exchange(id: number, method: string, over: Partial<ExchangeSummary> = {}, params?: Record<string, unknown>): CaptureEvent[] {
+  const req = ask(id, method, params);
+  return [...req, ...answer(req[0]!.seq, id, method, over)];
 }
 
 describe('timeline model', () => {
-  it('makes one row per exchange across both legs, with latency, status and sizes', () => {
+  it('makes one row per exchange across both legs, with the tool it names, latency, status and sizes', () => {
     const model = new TimelineModel();
-    model.add(exchange(1, 'tools/call'));
+    const events = exchange(1, 'tools/call', {}, { name: 'read_file', arguments: {} });
+    model.add(events);
     expect(model.rows).toHaveLength(1);
-    expect(model.rows[0]).toMatchObject({ kind: 'exchange', method: 'tools/call', status: 'ok', latencyMs: 12, requestSize: 100, responseSize: 300 });
+    expect(model.rows[0]).toMatchObject({ kind: 'exchange', method: 'tools/call', target: 'read_file', status: 'ok', latencyMs: 12, requestSize: 100, responseSize: 300 });
     expect(model.methods).toEqual(['tools/call']);
+    expect(model.targets).toEqual(['read_file']);
+    // Every event of the exchange leads to its row: both legs of the request and of the answer.
+    for (const e of events) expect(model.indexOfSeq(e.seq)).toBe(0);
   });
 
   it('shows stderr and lifecycle inline, in order, and ignores replayed events', () => {
@@ -37,13 +49,42 @@ describe('timeline model', () => {
     expect(model.rows[1]?.text).toBe('booting');
   });
 
-  it('marks failed exchanges and filters by method and errors', () => {
+  it('marks failed exchanges (failed tools too) and filters by method, name and errors', () => {
     const model = new TimelineModel();
-    model.add([...exchange(3, 'tools/call'), ...exchange(4, 'tools/call', { status: 'error', error: { code: -32603, message: 'boom' } }), ...exchange(5, 'ping')]);
+    model.add([
+      ...exchange(3, 'tools/call', {}, { name: 'a' }),
+      ...exchange(4, 'tools/call', { status: 'error', error: { code: -32603, message: 'boom' } }, { name: 'b' }),
+      ...exchange(5, 'ping'),
+      ...exchange(6, 'tools/call', { status: 'error', isError: true, reason: 'Access denied' }, { name: 'b' }),
+    ]);
     expect(model.rows[1]).toMatchObject({ status: 'error', text: 'boom' });
-    expect(filterRows(model.rows, { method: '', errorsOnly: false })).toBeUndefined();
-    expect(filterRows(model.rows, { method: 'tools/call', errorsOnly: false })).toEqual([0, 1]);
-    expect(filterRows(model.rows, { method: '', errorsOnly: true })).toEqual([1]);
+    expect(model.rows[3]).toMatchObject({ status: 'error', isError: true, text: 'Access denied' });
+    const view = (filter: Parameters<typeof viewRows>[2]['filter']) => viewRows(model.rows, model.nested, { filter });
+    expect(view({ method: '', errorsOnly: false })).toBeUndefined();
+    expect(view({ method: 'tools/call', errorsOnly: false })).toEqual([0, 1, 3]);
+    expect(view({ method: '', target: 'b', errorsOnly: false })).toEqual([1, 3]);
+    expect(view({ method: '', errorsOnly: true })).toEqual([1, 3]);
+    expect(view({ method: '', errorsOnly: false, matches: new Set([2]) })).toEqual([2]);
+    expect(viewRows(model.rows, model.nested, { filter: { method: '', errorsOnly: false }, sort: { key: 'status', dir: 'asc' } })).toEqual([1, 3, 0, 2]);
+  });
+
+  it('puts progress on its call and nests what the server asks meanwhile under it', () => {
+    const model = new TimelineModel();
+    const call = ask(7, 'tools/call', { name: 'book', _meta: { progressToken: 'tok' } });
+    model.add(call);
+    model.add([base({ kind: 'notification', method: 'notifications/progress', origin: 'server', leg: 'upstream', direction: 'to-client', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 2, total: 5 } } })]);
+    expect(model.rows).toHaveLength(1);
+    expect(model.rows[0]).toMatchObject({ status: 'pending', progress: { progress: 2, total: 5 }, progressCount: 1 });
+    const elicit = base({ kind: 'request', method: 'elicitation/create', id: 0, origin: 'server', leg: 'upstream', direction: 'to-client' });
+    model.add([elicit, base({ kind: 'request', method: 'elicitation/create', id: 0, origin: 'server', leg: 'client', direction: 'to-client' })]);
+    model.add([base({ kind: 'response', id: 0, origin: 'client', leg: 'client', direction: 'to-server', exchanges: [summary(elicit.seq, { requester: 'server', requestId: 0, method: 'elicitation/create' })] })]);
+    model.add(answer(call[0]!.seq, 7, 'tools/call'));
+    expect(model.rows[1]).toMatchObject({ method: 'elicitation/create', parent: 0, status: 'ok' });
+    expect(model.rows[0]).toMatchObject({ status: 'ok', children: [1] });
+    expect(viewRows(model.rows, model.nested, { filter: { method: '', errorsOnly: false } })).toEqual([0, 1]);
+    expect(viewRows(model.rows, model.nested, { filter: { method: '', errorsOnly: false }, collapsed: new Set([0]) })).toEqual([0]);
+    // A search hit on the nested request keeps its call in view.
+    expect(viewRows(model.rows, model.nested, { filter: { method: 'elicitation/create', errorsOnly: false } })).toEqual([0, 1]);
   });
 
   it('keeps up with 100k messages without copying (well under a second)', () => {

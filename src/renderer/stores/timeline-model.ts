@@ -4,8 +4,20 @@
  * message bodies: those are fetched when a row is opened), so 100k-message sessions stay small.
  * Mutable on purpose — appending 1,000 messages a second must not copy the array each time; the
  * store publishes a version number instead.
+ *
+ * What happens during a call belongs to it: its progress notifications update the call's row
+ * (x / total) instead of adding rows, and the requests the server makes meanwhile (sampling,
+ * elicitation, roots) and its log messages are nested under it. Stdio carries no link between
+ * them, so the row is found as the hub routes them: the progress token, else the oldest call
+ * still running.
  */
 import type { CaptureEvent, CaptureOrigin, ExchangeStatus, ExchangeSummary } from '../../shared/api/inspector-contract.js';
+
+export interface RowProgress {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
 
 export interface TimelineRow {
   /** Seq of the event that created the row (for an exchange: its request's first sighting). */
@@ -14,13 +26,24 @@ export interface TimelineRow {
   time: number;
   origin: CaptureOrigin;
   method?: string | undefined;
+  /** What the call is about: the tool, prompt or resource (URI) it names. */
+  target?: string | undefined;
   status?: ExchangeStatus | undefined;
+  /** A tool that answered with `isError: true`. */
+  isError?: boolean | undefined;
   latencyMs?: number | undefined;
   requestSize?: number | undefined;
   responseSize?: number | undefined;
   responseSeq?: number | undefined;
   /** stderr line or lifecycle text; for a failed exchange, the error message. */
   text?: string | undefined;
+  /** Latest progress of a running call, and how many notifications it had. */
+  progress?: RowProgress | undefined;
+  progressCount?: number | undefined;
+  /** Index of the call this row happened during (nested under it). */
+  parent?: number | undefined;
+  /** Indexes of the rows nested under this one. */
+  children?: number[] | undefined;
 }
 
 const FAILED: ReadonlySet<ExchangeStatus> = new Set(['error', 'timeout', 'orphaned']);
@@ -29,17 +52,67 @@ export function isErrorRow(row: TimelineRow): boolean {
   return row.status !== undefined && FAILED.has(row.status);
 }
 
+/** Notifications that belong to the call in flight (the hub puts them on its stream). */
+const NESTED_NOTIFICATIONS = new Set(['notifications/message']);
+
+function params(e: CaptureEvent): Record<string, unknown> | undefined {
+  const p = (e.message as { params?: unknown } | undefined)?.params;
+  return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
+}
+
+/** The tool, prompt or resource a request names. */
+export function targetOf(method: string | undefined, p: Record<string, unknown> | undefined): string | undefined {
+  if (!p || !method) return undefined;
+  if (typeof p.name === 'string' && (method === 'tools/call' || method === 'prompts/get')) return p.name;
+  if (typeof p.uri === 'string' && method.startsWith('resources/')) return p.uri;
+  if (method === 'completion/complete') {
+    const ref = p.ref as { name?: unknown; uri?: unknown } | undefined;
+    const arg = p.argument as { name?: unknown } | undefined;
+    const what = typeof ref?.name === 'string' ? ref.name : typeof ref?.uri === 'string' ? ref.uri : undefined;
+    return what && typeof arg?.name === 'string' ? `${what} · ${arg.name}` : what;
+  }
+  return undefined;
+}
+
+/** What a notification says, in a few words (a log line's level and text, the resource that changed). */
+function notificationSummary(method: string | undefined, p: Record<string, unknown> | undefined): string | undefined {
+  if (!p) return undefined;
+  if (method === 'notifications/message') {
+    const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
+    return `${typeof p.level === 'string' ? p.level : 'log'}: ${data ?? ''}`.slice(0, 160);
+  }
+  if (method === 'notifications/resources/updated' && typeof p.uri === 'string') return p.uri;
+  if (method === 'notifications/cancelled' && p.requestId !== undefined) return `request ${String(p.requestId)}${typeof p.reason === 'string' ? `: ${p.reason}` : ''}`.slice(0, 160);
+  return undefined;
+}
+
+type Id = string | number;
+const key = (origin: CaptureOrigin, id: Id | null | undefined): string => `${origin}:${typeof id === 'number' ? 'n' : 's'}${String(id)}`;
+
 export class TimelineModel {
   readonly rows: TimelineRow[] = [];
-  /** Row index by the seq of any event that belongs to it (request, response). */
+  /** Row index by the seq of any event that belongs to it (request, response, progress). */
   private readonly bySeq = new Map<number, number>();
-  /** Requests seen on one leg and not answered yet: `${origin}:${id}` → row index. */
+  /** Requests not answered yet: `${origin}:${id}` → row index (in request order). */
   private readonly open = new Map<string, number>();
+  /** Client calls still running, oldest first: where a server's own requests belong. */
+  private readonly running = new Set<number>();
+  private readonly byProgressToken = new Map<string, number>();
   private readonly methodSet = new Set<string>();
+  private readonly targetSet = new Set<string>();
+  /** Rows nested under another: while none is, the view needs no display list. */
+  nested = 0;
+  /** The longest latency of any answered call (the scale of the latency bars). */
+  maxLatency = 0;
   lastSeq = 0;
 
   get methods(): string[] {
     return [...this.methodSet].sort();
+  }
+
+  /** Tool, prompt and resource names seen, sorted. */
+  get targets(): string[] {
+    return [...this.targetSet].sort();
   }
 
   indexOfSeq(seq: number): number | undefined {
@@ -60,28 +133,84 @@ export class TimelineModel {
       case 'lifecycle':
         this.push({ seq: e.seq, kind: 'lifecycle', time: e.time, origin: e.origin, text: e.text ?? e.note ?? 'session changed' });
         break;
-      case 'request': {
-        const key = `${e.origin}:${JSON.stringify(e.id ?? null)}`;
-        const seen = this.open.get(key);
-        if (seen !== undefined) {
-          // The same request on its second leg (client → hub → server): one row, not two.
-          this.bySeq.set(e.seq, seen);
-          break;
+      case 'request':
+        this.request(e);
+        break;
+      case 'notification':
+        this.notification(e);
+        break;
+      case 'response': {
+        // Either leg of an answer leads to its row (a search hit on the server's leg too).
+        const candidates: CaptureOrigin[] = e.direction === 'to-server' ? ['server'] : ['client', 'hub'];
+        for (const origin of candidates) {
+          const index = this.open.get(key(origin, e.id));
+          if (index !== undefined) {
+            this.bySeq.set(e.seq, index);
+            break;
+          }
         }
-        this.open.set(key, this.push({ seq: e.seq, kind: 'exchange', time: e.time, origin: e.origin, method: e.method, status: 'pending', requestSize: e.size }));
-        if (e.method) this.methodSet.add(e.method);
         break;
       }
-      case 'notification':
-        if (firstLeg(e)) {
-          this.push({ seq: e.seq, kind: 'notification', time: e.time, origin: e.origin, method: e.method, requestSize: e.size });
-          if (e.method) this.methodSet.add(e.method);
-        }
-        break;
       default:
         break;
     }
     if (e.exchanges) for (const x of e.exchanges) this.complete(x, e);
+  }
+
+  private request(e: CaptureEvent): void {
+    const k = key(e.origin, e.id);
+    const seen = this.open.get(k);
+    if (seen !== undefined) {
+      // The same request on its second leg (client → hub → server): one row, not two.
+      this.bySeq.set(e.seq, seen);
+      return;
+    }
+    const p = params(e);
+    const row: TimelineRow = { seq: e.seq, kind: 'exchange', time: e.time, origin: e.origin, method: e.method, status: 'pending', requestSize: e.size };
+    const target = targetOf(e.method, p);
+    if (target !== undefined) {
+      row.target = target;
+      this.targetSet.add(target);
+    }
+    if (e.origin === 'server') this.nestUnderRunning(row);
+    const index = this.push(row);
+    this.open.set(k, index);
+    if (e.method) this.methodSet.add(e.method);
+    if (e.origin === 'client') {
+      this.running.add(index);
+      const token = (p?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+      if (typeof token === 'string' || typeof token === 'number') this.byProgressToken.set(String(token), index);
+    }
+  }
+
+  private notification(e: CaptureEvent): void {
+    if (!firstLeg(e)) return;
+    if (e.method === 'notifications/progress') {
+      const p = params(e);
+      const token = p?.progressToken;
+      const index = typeof token === 'string' || typeof token === 'number' ? this.byProgressToken.get(String(token)) : undefined;
+      if (index !== undefined) {
+        const row = this.rows[index]!;
+        row.progress = { progress: Number(p?.progress ?? 0), total: typeof p?.total === 'number' ? p.total : undefined, message: typeof p?.message === 'string' ? p.message : undefined };
+        row.progressCount = (row.progressCount ?? 0) + 1;
+        this.bySeq.set(e.seq, index);
+        return;
+      }
+    }
+    const row: TimelineRow = { seq: e.seq, kind: 'notification', time: e.time, origin: e.origin, method: e.method, requestSize: e.size };
+    const summary = notificationSummary(e.method, params(e));
+    if (summary !== undefined) row.target = summary;
+    if (e.origin === 'server' && e.method !== undefined && NESTED_NOTIFICATIONS.has(e.method)) this.nestUnderRunning(row);
+    this.push(row);
+    if (e.method) this.methodSet.add(e.method);
+  }
+
+  /** Nests a server's message under the oldest call still running, as the hub routes it. */
+  private nestUnderRunning(row: TimelineRow): void {
+    for (const parent of this.running) {
+      row.parent = parent;
+      return;
+    }
   }
 
   private complete(x: ExchangeSummary, e: CaptureEvent): void {
@@ -94,6 +223,8 @@ export class TimelineModel {
     const row = this.rows[index]!;
     row.status = x.status;
     row.latencyMs = x.latencyMs;
+    if (x.latencyMs !== undefined && x.latencyMs > this.maxLatency) this.maxLatency = x.latencyMs;
+    if (x.isError) row.isError = true;
     if (e.kind === 'response') {
       row.responseSize = e.size;
       row.responseSeq = e.seq;
@@ -101,12 +232,18 @@ export class TimelineModel {
     }
     if (x.error) row.text = x.error.message;
     else if (x.reason) row.text = x.reason;
-    this.open.delete(`${x.requester}:${JSON.stringify(x.requestId)}`);
+    this.open.delete(key(x.requester, x.requestId));
+    this.running.delete(index);
   }
 
   private push(row: TimelineRow): number {
     const index = this.rows.push(row) - 1;
     this.bySeq.set(row.seq, index);
+    if (row.parent !== undefined) {
+      const parent = this.rows[row.parent]!;
+      (parent.children ??= []).push(index);
+      this.nested++;
+    }
     return index;
   }
 }
@@ -116,22 +253,4 @@ function firstLeg(e: CaptureEvent): boolean {
   if (e.origin === 'client') return e.leg === 'client';
   if (e.origin === 'server') return e.leg === 'upstream';
   return true;
-}
-
-export interface TimelineFilter {
-  method: string;
-  errorsOnly: boolean;
-}
-
-/** Indexes of the rows a filter keeps (all rows: undefined, so nothing is copied). */
-export function filterRows(rows: readonly TimelineRow[], filter: TimelineFilter): number[] | undefined {
-  if (!filter.method && !filter.errorsOnly) return undefined;
-  const out: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    if (filter.method && r.method !== filter.method) continue;
-    if (filter.errorsOnly && !isErrorRow(r)) continue;
-    out.push(i);
-  }
-  return out;
 }

@@ -9,6 +9,7 @@ import { hubContract } from './hub-contract.js';
 import { oauthContract } from './oauth-contract.js';
 import { profilesContract } from './profiles-contract.js';
 import { inspectorContract, type CaptureEvent } from './inspector-contract.js';
+import { playgroundContract } from './playground-contract.js';
 import { secretsContract } from './secrets-contract.js';
 import { serversContract } from './servers-contract.js';
 import { settingsContract } from './settings-contract.js';
@@ -21,6 +22,7 @@ export const appContract = {
   ...inspectorContract,
   ...oauthContract,
   ...clientsContract,
+  ...playgroundContract,
   ...profilesContract,
 } as const;
 

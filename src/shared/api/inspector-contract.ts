@@ -69,7 +69,12 @@ export const exchangeSummarySchema = z.object({
   progress: z.array(progressEntrySchema),
   progressCount: z.number().int(),
   error: z.object({ code: z.number(), message: z.string() }).optional(),
-  /** Why an exchange was orphaned, timed out or cancelled, in words. */
+  /**
+   * A `tools/call` whose result says `isError: true`: the tool failed although the call was
+   * answered (status `error`; `reason` holds the first text of its content).
+   */
+  isError: z.literal(true).optional(),
+  /** Why an exchange was orphaned, timed out or cancelled (or why a tool failed), in words. */
   reason: z.string().optional(),
 });
 
@@ -118,7 +123,7 @@ export const inspectorSessionSchema = z.object({
     timeout: z.number().int(),
     orphaned: z.number().int(),
   }),
-  /** Error responses, timeouts and orphaned requests. */
+  /** Error responses (failed tool calls included), timeouts and orphaned requests. */
   errors: z.number().int(),
   stderrLines: z.number().int(),
   /** Messages not captured because the inspector fell behind. */
@@ -170,6 +175,9 @@ export const serverStatsSchema = z.object({
   p50Ms: z.number().optional(),
   p95Ms: z.number().optional(),
   lastCallAt: z.number().optional(),
+  /** Latency over time: one point per bucket (`bucketMs` wide) with calls, most recent hour. */
+  series: z.array(z.object({ t: z.number(), calls: z.number().int(), errors: z.number().int(), p50Ms: z.number(), p95Ms: z.number() })).optional(),
+  bucketMs: z.number().int().optional(),
 });
 
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
@@ -255,6 +263,8 @@ export const inspectorContract = {
       session: z.string(),
       /** The exchange id (`<session>/<requestSeq>`) of a client request. */
       exchange: z.string(),
+      /** Params to send instead of the captured ones (replay with edited arguments). */
+      params: z.record(z.string(), z.unknown()).optional(),
       timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
     }),
     z.object({

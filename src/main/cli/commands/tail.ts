@@ -15,7 +15,8 @@ export const tailCommand: CliCommand = {
   summary: 'Follow the exchanges crossing a running hub, one line each, until Ctrl-C',
   details: [
     'Columns: time, client, server, method, latency, status (ok, error <code> <message>, timeout,',
-    'cancelled, orphaned). Requests the server sends (sampling, elicitation) are marked "← server".',
+    'cancelled, orphaned; "error tool failed: <text>" for a tool whose result says isError).',
+    'Requests the server sends (sampling, elicitation) are marked "← server".',
   ].join('\n'),
   options: [
     { name: 'server', short: 's', type: 'string', valueName: 'ID', description: 'Only exchanges of this server' },
@@ -110,6 +111,8 @@ async function follow(ctx: CommandContext, hub: HubApi, server: string | undefin
 }
 
 function statusText(x: ExchangeSummary): string {
+  // A failed tool answers with a result, not a JSON-RPC error: still a failure (issue 16).
+  if (x.status === 'error' && x.isError) return `error tool failed${x.reason ? `: ${x.reason.split('\n')[0]!.slice(0, 120)}` : ''}`;
   if (x.status === 'error' && x.error) return `error ${x.error.code} ${x.error.message.split('\n')[0]!.slice(0, 120)}`;
   if (x.reason && x.status !== 'ok') return `${x.status} (${x.reason.split('\n')[0]!.slice(0, 120)})`;
   return x.status;

@@ -8,7 +8,7 @@
  * export, the API (registered in one place, register-api.ts) and the routes on the hub's port.
  */
 import { readFile, rm } from 'node:fs/promises';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig } from '../../../shared/config-schema.js';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { ApiRegistry } from '../api/api-registry.js';
@@ -16,6 +16,7 @@ import { apiRoute } from '../api/http-api.js';
 import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { defaultDemoServer, seedFirstRunConfig } from '../config/first-run.js';
 import { loadOrCreateHubToken } from '../home/hub-token.js';
 import { dataPaths, ensureDataDir } from '../home/paths.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
@@ -66,6 +67,11 @@ export interface EngineOptions {
   oauthLoginWaitMs?: number;
   /** Capture messages for the inspector (default true; false e.g. to measure what capture costs). */
   capture?: boolean;
+  /**
+   * The demo server a fresh data dir starts with (core/config/first-run.ts); false for none.
+   * Default: this Node running Patchbay's built demo server (none inside Electron: the desktop app passes its own).
+   */
+  demoServer?: StdioServerConfig | false;
   /** Client-config export: the relay launcher (the desktop app passes its own) and, for tests, the machine whose clients are managed. */
   clients?: Pick<ClientsRuntimeOptions, 'launcher' | 'host' | 'loginPath' | 'desktopPath'>;
 }
@@ -96,6 +102,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   await ensureDataDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
   const configFile = options.configFile ?? paths.configFile;
+  if (options.configFile === undefined && options.demoServer !== false) await seedFirstRunConfig({ configFile, tokenFile: paths.tokenFile }, options.demoServer ?? defaultDemoServer());
   const config = await ConfigStore.open(configFile, { watch: true });
   for (const p of config.problems) log.error(`config ${configFile}: ${p.path}: ${p.message}`);
   const secrets = options.secrets ?? (await FileSecretStore.open(paths.secretsFile));
@@ -240,6 +247,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       engine: { port, url, serverEras: () => Object.fromEntries(status.all().map((s) => [s.id, s.era])) },
       ...(options.clients ?? {}),
     }),
+    playground: { openSession: (id) => hub.openLocalSession(id, 'playground'), captureIdOf: (key) => inspection.inspector.captureIdOf(key), version: PATCHBAY_VERSION },
     profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
   });
   status.start();

@@ -8,6 +8,7 @@ import { clientsContract } from '../../../shared/api/clients-contract.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { inspectorContract } from '../../../shared/api/inspector-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
+import { playgroundContract } from '../../../shared/api/playground-contract.js';
 import { profilesContract } from '../../../shared/api/profiles-contract.js';
 import { secretsContract } from '../../../shared/api/secrets-contract.js';
 import { serversContract } from '../../../shared/api/servers-contract.js';
@@ -21,6 +22,8 @@ import { inspectorHandlers } from '../inspector/inspector-api.js';
 import type { Inspector } from '../inspector/inspector.js';
 import { oauthHandlers } from '../oauth/oauth-api.js';
 import type { OAuthService } from '../oauth/oauth-service.js';
+import { playgroundApi } from '../playground/playground-api.js';
+import type { PlaygroundDeps } from '../playground/playground-service.js';
 import { profilesHandlers, type ProfilesDeps } from '../profiles/profiles-api.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { ServerStatusTracker } from '../servers/server-status.js';
@@ -37,6 +40,7 @@ export interface ApiDomains {
   inspector: { inspector: Inspector; hub: Hub; hubUrl: string; version: string };
   oauth: OAuthService;
   clients: ClientsRuntime;
+  playground: Pick<PlaygroundDeps, 'openSession' | 'captureIdOf' | 'version'>;
   profiles: ProfilesDeps;
 }
 
@@ -49,5 +53,6 @@ export function registerApi(api: ApiRegistry, domains: ApiDomains): void {
   api.register(inspectorContract, inspectorHandlers(domains.inspector));
   api.register(oauthContract, oauthHandlers(domains.oauth));
   api.register(clientsContract, clientsHandlers(api, domains.clients));
+  api.register(playgroundContract, playgroundApi(api, domains.playground));
   api.register(profilesContract, profilesHandlers(domains.profiles, api));
 }

@@ -109,6 +109,23 @@ describe('history lines', () => {
     expect(err.disk).toEqual(err.api);
   });
 
+  it('a failed tool call (isError) keeps its status, flag and reason through the history line', () => {
+    const tracker = new ExchangeTracker(ref.id, ref.server, 100, () => 'c');
+    const call = new StoredEvent(40, ref, T0, routeOf('client', 'to-server', 'client', 'request'));
+    call.method = 'tools/call';
+    call.id = 1;
+    tracker.observe(input(call, 40, T0, 'client'), { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } });
+    const response = '{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"Unknown tool: x"}]}}';
+    const answer = new StoredEvent(41, ref, T0 + 2, routeOf('client', 'to-client', 'server', 'response'));
+    answer.id = 1;
+    answer.size = response.length;
+    answer.completed = tracker.observe(input(answer, 41, answer.time, 'client'), JSON.parse(response));
+    const back = roundTrip(answer, response);
+    expect(back.disk).toEqual(back.api);
+    expect(back.text).toContain('"ie":1');
+    expect(back.disk[0]!.exchanges![0]).toMatchObject({ status: 'error', isError: true, reason: 'Unknown tool: x' });
+  });
+
   it('a line larger than a log buffer gets a buffer of its own', () => {
     const log = new LineLog(false);
     const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'é'.repeat(400_000) } });

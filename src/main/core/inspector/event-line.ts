@@ -65,7 +65,8 @@ function routePart(route: number, method: string | undefined, hasId: boolean): B
  * put back by `expandExchange` (its id, session and server; `endedAt` is the completing leg's
  * time, `latencyMs` follows from it, `responseSeq` is that leg's seq when it is a response).
  * Keys: r requestSeq, q requester, i requestId, m method, s status, t0 startedAt,
- * u upstreamLatencyMs, c client, cs cancelSeq, pg progress, pc progressCount, err error, why reason.
+ * u upstreamLatencyMs, c client, cs cancelSeq, pg progress, pc progressCount, err error, ie isError
+ * (a failed tool call), why reason.
  */
 const STATUS_INDEX: Record<ExchangeStatus, number> = { pending: 0, ok: 1, error: 2, cancelled: 3, timeout: 4, orphaned: 5 };
 /** `,"q":<requester>,"i":` by requester. */
@@ -86,6 +87,7 @@ const X_CANCEL_SEQ = B(',"cs":');
 const X_PROGRESS = B(',"pg":');
 const X_PROGRESS_COUNT = B(',"pc":');
 const X_ERROR = B(',"err":');
+const X_IS_ERROR = B(',"ie":1');
 const X_REASON = B(',"why":');
 
 /** `,"c":<client>` for the last client name seen: a session's exchanges all carry the same one. */
@@ -130,6 +132,7 @@ function writeExchange(log: LineLog, x: ExchangeSummary): void {
     log.bytes(X_ERROR);
     log.utf8(str(x.error));
   }
+  if (x.isError) log.bytes(X_IS_ERROR);
   if (x.reason !== undefined) {
     log.bytes(X_REASON);
     log.utf8(str(x.reason));
@@ -162,6 +165,7 @@ export interface CompactExchange {
   pg?: ExchangeSummary['progress'];
   pc?: number;
   err?: ExchangeSummary['error'];
+  ie?: 1;
   why?: string;
 }
 
@@ -184,6 +188,7 @@ export function expandExchange(c: CompactExchange, leg: { seq: number; session: 
   x.progress = c.pg ?? [];
   x.progressCount = c.pc ?? 0;
   if (c.err !== undefined) x.error = c.err;
+  if (c.ie === 1) x.isError = true;
   if (c.why !== undefined) x.reason = c.why;
   return x;
 }
@@ -275,6 +280,7 @@ export function exchangeJson(x: ExchangeSummary): string {
   s += num('responseSeq', x.responseSeq) + num('cancelSeq', x.cancelSeq) + num('lateResponseSeq', x.lateResponseSeq);
   s += `,"progress":${x.progress.length === 0 ? '[]' : str(x.progress)},"progressCount":${x.progressCount}`;
   if (x.error !== undefined) s += `,"error":${str(x.error)}`;
+  if (x.isError) s += ',"isError":true';
   if (x.reason !== undefined) s += `,"reason":${str(x.reason)}`;
   return s + '}';
 }

@@ -80,4 +80,26 @@ describe('ExchangeTracker', () => {
     expect(t.exchanges.length).toBe(0);
     expect(t.counts).toMatchObject({ ok: 4, pending: 0 });
   });
+
+  it('a tool that answers isError: true failed: status error, counted, its first text as the reason (issue 16)', () => {
+    const t = new ExchangeTracker('s', 'srv', 100, () => undefined, (text) => text.replace('s3cret', '[secret:K]'));
+    through(t, true, 'client', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file' } });
+    const [failed] = through(t, false, 'server', {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { isError: true, content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text', text: 'Access denied: s3cret/x' }] },
+    });
+    expect(failed).toMatchObject({ status: 'error', isError: true, reason: 'Access denied: [secret:K]/x' });
+    expect(failed!.error).toBeUndefined();
+    // Not a failure: isError false, or isError on a method other than tools/call.
+    through(t, true, 'client', { jsonrpc: '2.0', id: 2, method: 'tools/call' });
+    expect(through(t, false, 'server', { jsonrpc: '2.0', id: 2, result: { isError: false, content: [] } })[0]).toMatchObject({ status: 'ok' });
+    through(t, true, 'client', { jsonrpc: '2.0', id: 3, method: 'resources/read' });
+    expect(through(t, false, 'server', { jsonrpc: '2.0', id: 3, result: { isError: true } })[0]).toMatchObject({ status: 'ok' });
+    through(t, true, 'client', { jsonrpc: '2.0', id: 4, method: 'tools/call' });
+    const [bare] = through(t, false, 'server', { jsonrpc: '2.0', id: 4, result: { isError: true } });
+    expect(bare).toMatchObject({ status: 'error', isError: true });
+    expect(bare!.reason).toBeUndefined();
+    expect(t.counts).toMatchObject({ ok: 2, error: 2 });
+  });
 });

@@ -36,6 +36,25 @@ function isId(v: unknown): v is string | number {
   return typeof v === 'string' || typeof v === 'number';
 }
 
+/** Longest text kept from a failed tool's content as the exchange's reason. */
+const MAX_TOOL_ERROR_TEXT = 500;
+
+/**
+ * A tool that failed answers with a normal result carrying `isError: true` (MCP tools spec):
+ * the call was answered, the tool was not. Undefined when the result is not such a failure;
+ * else the first text of its content (possibly empty), for the reason.
+ */
+export function toolFailure(message: unknown): string | undefined {
+  const result = (message as { result?: { isError?: unknown; content?: unknown } } | undefined)?.result;
+  if (result === null || typeof result !== 'object' || result.isError !== true) return undefined;
+  if (Array.isArray(result.content)) {
+    for (const c of result.content as Array<{ type?: unknown; text?: unknown }>) {
+      if (c !== null && typeof c === 'object' && c.type === 'text' && typeof c.text === 'string') return c.text.slice(0, MAX_TOOL_ERROR_TEXT);
+    }
+  }
+  return '';
+}
+
 function paramsOf(message: unknown): Record<string, unknown> | undefined {
   const p = (message as { params?: unknown } | undefined)?.params;
   return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
@@ -59,6 +78,7 @@ class Exchange implements ExchangeSummary {
   progress: ProgressEntry[] = NO_PROGRESS;
   progressCount = 0;
   error: { code: number; message: string } | undefined = undefined;
+  isError: true | undefined = undefined;
   reason: string | undefined = undefined;
   readonly #firstLeg: CaptureLeg | undefined;
   #progressToken: Id | undefined = undefined;
@@ -258,7 +278,15 @@ export class ExchangeTracker {
     let status: ExchangeStatus = error ? 'error' : 'ok';
     if (e.note === 'timeout') status = 'timeout';
     else if (e.note === 'upstream-closed' || e.note === 'session-closed') status = 'orphaned';
-    const reason = status !== 'ok' && status !== 'error' && error && typeof error.message === 'string' ? this.scrub(error.message) : undefined;
+    let reason = status !== 'ok' && status !== 'error' && error && typeof error.message === 'string' ? this.scrub(error.message) : undefined;
+    if (status === 'ok' && x.method === 'tools/call') {
+      const failure = toolFailure(message);
+      if (failure !== undefined) {
+        status = 'error';
+        x.isError = true;
+        if (failure !== '') reason = this.scrub(failure);
+      }
+    }
     const done = this.close(x, status, e.time, e.seq, reason);
     if (error && typeof error.code === 'number' && typeof error.message === 'string') x.error = { code: error.code, message: this.scrub(error.message) };
     return done;

@@ -5,7 +5,8 @@
  * names a captured exchange, so what runs is always what the config says (P28).
  *
  * What is re-sent is the captured (redacted) request: a secret the client sent is replayed as its
- * `[secret:…]` mask, never as the value.
+ * `[secret:…]` mask, never as the value. The person may edit its params first (replay with edited
+ * arguments); the method and the server are always the captured ones.
  */
 import { performance } from 'node:perf_hooks';
 import type { Exchange, ExchangeStatus } from '../../../shared/api/inspector-contract.js';
@@ -13,6 +14,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { ApiError } from '../api/api-registry.js';
 import type { Hub } from '../hub/hub-server.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
+import { toolFailure } from './exchange-tracker.js';
 import type { Inspector } from './inspector.js';
 import type { InspectorQueries } from './inspector-queries.js';
 
@@ -43,7 +45,7 @@ async function findExchange(queries: InspectorQueries, session: string, exchange
   return x;
 }
 
-export async function replayExchange(deps: ReplayDeps, input: { session: string; exchange: string; timeoutMs: number }): Promise<ReplayResult> {
+export async function replayExchange(deps: ReplayDeps, input: { session: string; exchange: string; timeoutMs: number; params?: Record<string, unknown> | undefined }): Promise<ReplayResult> {
   const summary = await deps.queries.session(input.session);
   const original = await findExchange(deps.queries, input.session, input.exchange);
   if (original.requester !== 'client') throw new ApiError('not_replayable', `Only requests a client sent can be replayed; this one was sent by the ${original.requester}`);
@@ -51,7 +53,8 @@ export async function replayExchange(deps: ReplayDeps, input: { session: string;
   if (!isRequest(original.request)) throw new ApiError('not_replayable', 'The captured request is not available in full (it was truncated or has left memory and history)');
   const session = deps.hub.openLocalSession(summary.server, 'replay');
   if (!session) throw new ApiError('server_not_configured', `Server '${summary.server}' is not configured (or is disabled) now; only configured servers can be replayed to`);
-  const request = original.request;
+  // Edited arguments replace the captured params; the method and the server stay the captured ones.
+  const request: JsonRpcRequest = input.params === undefined ? original.request : { ...original.request, params: input.params };
   let response: JsonRpcMessage | undefined;
   let error: string | undefined;
   let latencyMs = 0;
@@ -76,7 +79,8 @@ export async function replayExchange(deps: ReplayDeps, input: { session: string;
   } finally {
     await session.close();
   }
-  const status: ExchangeStatus = error !== undefined ? (/did not answer/.test(error) ? 'timeout' : 'orphaned') : response && 'error' in response && response.error ? 'error' : 'ok';
+  const status: ExchangeStatus =
+    error !== undefined ? (/did not answer/.test(error) ? 'timeout' : 'orphaned') : (response && 'error' in response && response.error) || (request.method === 'tools/call' && toolFailure(response) !== undefined) ? 'error' : 'ok';
   const result: ReplayResult = { original, replay: { session: deps.inspector.captureIdOf(session) ?? '', request, status, latencyMs } };
   if (response !== undefined) {
     const redacted = deps.inspector.redactor.redactJson(JSON.stringify(response));

@@ -1,7 +1,24 @@
-/** Per-server call statistics since the engine started; latency percentiles over a recent window. */
+/**
+ * Per-server call statistics since the engine started: counts, latency percentiles over a recent
+ * window, and the same percentiles over time (10-second buckets of the most recent hour) for the
+ * UI's chart. Fed from the inspector's drain (completed exchanges), never from the proxy path.
+ */
 import type { ExchangeSummary, ServerStats } from '../../../shared/api/inspector-contract.js';
 
 const WINDOW = 2048;
+/** Width of one point of the latency-over-time series. */
+export const BUCKET_MS = 10_000;
+/** One hour of buckets. */
+const MAX_BUCKETS = 360;
+/** Latencies kept per bucket (a uniform sample beyond: percentiles stay honest, memory bounded). */
+const BUCKET_SAMPLES = 256;
+
+interface Bucket {
+  t: number;
+  calls: number;
+  errors: number;
+  latencies: number[];
+}
 
 interface Book {
   calls: number;
@@ -11,12 +28,18 @@ interface Book {
   lastCallAt: number | undefined;
   latencies: number[];
   next: number;
+  buckets: Bucket[];
 }
 
 export function percentile(sorted: readonly number[], p: number): number | undefined {
   if (sorted.length === 0) return undefined;
   const rank = Math.ceil((p / 100) * sorted.length) - 1;
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+}
+
+/** Failed from the caller's point of view: an error answer (a failed tool too), a timeout, no answer. */
+function failed(e: ExchangeSummary): boolean {
+  return e.status === 'error' || e.status === 'orphaned' || e.status === 'timeout';
 }
 
 export class ServerStatsBook {
@@ -28,18 +51,29 @@ export class ServerStatsBook {
     if (e.requester !== 'client' || e.status === 'pending') return;
     let b = this.books.get(e.server);
     if (!b) {
-      b = { calls: 0, errors: 0, cancelled: 0, timeouts: 0, lastCallAt: undefined, latencies: [], next: 0 };
+      b = { calls: 0, errors: 0, cancelled: 0, timeouts: 0, lastCallAt: undefined, latencies: [], next: 0, buckets: [] };
       this.books.set(e.server, b);
     }
     b.calls++;
-    if (e.status === 'error' || e.status === 'orphaned' || e.status === 'timeout') b.errors++;
+    const isFailure = failed(e);
+    if (isFailure) b.errors++;
     if (e.status === 'cancelled') b.cancelled++;
     if (e.status === 'timeout') b.timeouts++;
-    b.lastCallAt = e.endedAt ?? e.startedAt;
+    const at = e.endedAt ?? e.startedAt;
+    b.lastCallAt = at;
+    const bucket = bucketFor(b, at);
+    bucket.calls++;
+    if (isFailure) bucket.errors++;
     if (e.latencyMs !== undefined && e.status !== 'cancelled') {
       if (b.latencies.length < WINDOW) b.latencies.push(e.latencyMs);
       else b.latencies[b.next] = e.latencyMs;
       b.next = (b.next + 1) % WINDOW;
+      if (bucket.latencies.length < BUCKET_SAMPLES) bucket.latencies.push(e.latencyMs);
+      else {
+        // Reservoir sampling: every latency of the bucket had the same chance to be kept.
+        const slot = Math.floor(Math.random() * bucket.calls);
+        if (slot < BUCKET_SAMPLES) bucket.latencies[slot] = e.latencyMs;
+      }
     }
   }
 
@@ -54,8 +88,30 @@ export class ServerStatsBook {
       if (p50 !== undefined) s.p50Ms = p50;
       if (p95 !== undefined) s.p95Ms = p95;
       if (b.lastCallAt !== undefined) s.lastCallAt = b.lastCallAt;
+      s.bucketMs = BUCKET_MS;
+      s.series = b.buckets
+        .filter((k) => k.latencies.length > 0)
+        .map((k) => {
+          const lat = [...k.latencies].sort((x, y) => x - y);
+          return { t: k.t, calls: k.calls, errors: k.errors, p50Ms: percentile(lat, 50)!, p95Ms: percentile(lat, 95)! };
+        });
       out.push(s);
     }
     return out;
   }
+}
+
+/** The bucket of time `at` (exchanges complete in time order, give or take: a late one joins its own bucket if kept). */
+function bucketFor(b: Book, at: number): Bucket {
+  const t = Math.floor(at / BUCKET_MS) * BUCKET_MS;
+  const last = b.buckets[b.buckets.length - 1];
+  if (last && last.t === t) return last;
+  if (last && t < last.t) {
+    for (let i = b.buckets.length - 2; i >= 0; i--) if (b.buckets[i]!.t === t) return b.buckets[i]!;
+    return last;
+  }
+  const bucket: Bucket = { t, calls: 0, errors: 0, latencies: [] };
+  b.buckets.push(bucket);
+  if (b.buckets.length > MAX_BUCKETS) b.buckets.shift();
+  return bucket;
 }

@@ -338,6 +338,7 @@ export function exchangeSummary(x: ExchangeSummary): ExchangeSummary {
   out.progress = [...x.progress];
   out.progressCount = x.progressCount;
   if (x.error !== undefined) out.error = x.error;
+  if (x.isError) out.isError = true;
   if (x.reason !== undefined) out.reason = x.reason;
   return out;
 }

@@ -1,13 +1,15 @@
-/** One server: where clients reach it, its entry, its status and a connection test with what it offers. */
-import { useEffect, useRef } from 'react';
+/** A server's details: its entry, its last error, a connection test with what it offers, and its calls and latency over time. */
+import { lazy, Suspense } from 'react';
 import { isStdioServer } from './server-id.js';
+import type { ServerStats } from '../../../shared/api/inspector-contract.js';
 import type { ServerTestResult } from '../../../shared/api/servers-contract.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatMs, relativeTime } from '../../components/format.js';
-import { StatusBadge } from '../../components/status-badge.js';
-import { testServer } from '../../app/commands.js';
 import { href } from '../../app/router.js';
-import { useServers, useServices } from '../../app/services.js';
+import { useServers } from '../../app/services.js';
+
+// uPlot is loaded with the first chart, not with the app.
+const TimeChart = lazy(() => import('../../components/chart.js').then((m) => ({ default: m.TimeChart })));
 
 const STAGE_TEXT: Record<string, string> = {
   hub: 'The hub refused the test',
@@ -18,57 +20,15 @@ const STAGE_TEXT: Record<string, string> = {
   config: 'The config entry is wrong',
 };
 
-export function ServerDetailView({ id }: { id: string }) {
-  const services = useServices();
+export function ServerDetails({ id }: { id: string }) {
   const server = useServers((s) => s.byId[id]);
-  const loaded = useServers((s) => s.loaded);
   const test = useServers((s) => s.tests[id]);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [id]);
-
-  if (!server) {
-    return (
-      <section className="screen">
-        <h1 ref={heading} tabIndex={-1}>{loaded ? `No server named ${id}` : 'Loading…'}</h1>
-        {loaded && <p>It may have been removed or renamed. <a href={href('servers')}>Back to servers</a></p>}
-      </section>
-    );
-  }
+  const stats = useServers((s) => s.stats[id]);
+  if (!server) return null;
   const { config, status } = server;
-  const disabled = status.state === 'disabled';
   return (
-    <section className="screen" aria-labelledby="server-title">
-      <p className="breadcrumb"><a href={href('servers')}>Servers</a> / {id}</p>
-      <header className="screen-header">
-        <h1 id="server-title" ref={heading} tabIndex={-1}>{id}</h1>
-        <StatusBadge state={status.state} />
-        <div className="actions">
-          <a className="button" href={href('servers', id, 'edit')}>Edit</a>
-          <button type="button" className="button button-primary" disabled={disabled || test?.state === 'running'} onClick={() => void testServer(services, id)} data-testid="test-connection">
-            {test?.state === 'running' ? 'Testing…' : 'Test connection'}
-          </button>
-        </div>
-      </header>
-      {disabled && <p className="muted">This server is disabled: clients get 404 and it cannot be tested. Enable it on the Servers list.</p>}
-      <dl className="facts">
-        <dt>Clients connect to</dt>
-        <dd><code data-testid="server-url">{server.url}</code></dd>
-        {isStdioServer(config) ? (
-          <>
-            <dt>Command</dt>
-            <dd><code>{[config.command, ...(config.args ?? [])].join(' ')}</code></dd>
-            {config.cwd && (<><dt>Working directory</dt><dd><code>{config.cwd}</code></dd></>)}
-            {config.env && Object.keys(config.env).length > 0 && (<><dt>Environment</dt><dd>{Object.keys(config.env).join(', ')}</dd></>)}
-          </>
-        ) : (
-          <>
-            <dt>Remote URL</dt>
-            <dd><code>{'url' in config ? String(config.url) : ''}</code></dd>
-          </>
-        )}
-        <dt>Sessions</dt>
-        <dd>{status.sessions} live{status.children > 0 ? `, ${status.children} process${status.children === 1 ? '' : 'es'}` : ''}</dd>
-      </dl>
+    <div className="server-details">
+      {status.state === 'disabled' && <p className="muted">This server is disabled: clients get 404 and it cannot be tested. Enable it on the Servers list.</p>}
       {status.lastError && status.state === 'error' && !(test?.state === 'done' && !test.result.ok) && (
         <ErrorMessage testId="server-error">
           <strong>{STAGE_TEXT[status.lastError.stage] ?? 'Error'}</strong> ({relativeTime(status.lastError.at)}):
@@ -77,10 +37,73 @@ export function ServerDetailView({ id }: { id: string }) {
         </ErrorMessage>
       )}
       <div aria-live="polite">
-        {test?.state === 'running' && <p className="muted" data-testid="test-running">Opening a session through the hub…</p>}
+        {test?.state === 'running' && <p className="muted" data-testid="test-running"><span className="spinner" aria-hidden="true" /> Opening a session through the hub…</p>}
         {test?.state === 'done' && <TestResult id={id} result={test.result} />}
       </div>
+      <div className="details-grid">
+        <section className="panel" aria-labelledby="entry-title">
+          <h2 id="entry-title">Entry</h2>
+          <dl className="facts">
+            {isStdioServer(config) ? (
+              <>
+                <dt>Command</dt>
+                <dd><code>{[config.command, ...(config.args ?? [])].join(' ')}</code></dd>
+                {config.cwd && (<><dt>Working directory</dt><dd><code>{config.cwd}</code></dd></>)}
+                {config.env && Object.keys(config.env).length > 0 && (<><dt>Environment</dt><dd>{Object.keys(config.env).join(', ')}</dd></>)}
+              </>
+            ) : (
+              <>
+                <dt>Remote URL</dt>
+                <dd><code>{'url' in config ? String(config.url) : ''}</code></dd>
+              </>
+            )}
+            <dt>Sessions</dt>
+            <dd>{status.sessions} live{status.children > 0 ? `, ${status.children} process${status.children === 1 ? '' : 'es'}` : ''}</dd>
+            {status.lastOkAt && (<><dt>Last answered</dt><dd>{relativeTime(status.lastOkAt)}</dd></>)}
+          </dl>
+        </section>
+        <StatsPanel stats={stats} />
+      </div>
+    </div>
+  );
+}
+
+function StatsPanel({ stats }: { stats: ServerStats | undefined }) {
+  const series = stats?.series ?? [];
+  return (
+    <section className="panel" aria-labelledby="stats-title" data-testid="server-stats">
+      <h2 id="stats-title">Calls since the hub started</h2>
+      <div className="stat-strip">
+        <Stat label="Calls" value={String(stats?.calls ?? 0)} />
+        <Stat label="Errors" value={String(stats?.errors ?? 0)} tone={stats && stats.errors > 0 ? 'error' : undefined} testId="stat-errors" />
+        <Stat label="p50" value={formatMs(stats?.p50Ms)} />
+        <Stat label="p95" value={formatMs(stats?.p95Ms)} />
+      </div>
+      {series.length > 0 ? (
+        <Suspense fallback={<p className="muted small">Loading the chart…</p>}>
+          <TimeChart
+            x={series.map((p) => p.t)}
+            series={[
+              { label: 'p50', values: series.map((p) => p.p50Ms), color: '--accent' },
+              { label: 'p95', values: series.map((p) => p.p95Ms), color: '--warn' },
+            ]}
+            summary={`Latency over the last ${series.length} ten-second intervals with calls: p50 from ${formatMs(Math.min(...series.map((p) => p.p50Ms)))} to ${formatMs(Math.max(...series.map((p) => p.p50Ms)))}, p95 up to ${formatMs(Math.max(...series.map((p) => p.p95Ms)))}.`}
+            testId="latency-over-time"
+          />
+        </Suspense>
+      ) : (
+        <p className="muted small">No calls yet. Latency over time (p50 and p95 per 10 seconds) shows here once clients or the playground call this server.</p>
+      )}
     </section>
+  );
+}
+
+function Stat({ label, value, tone, testId }: { label: string; value: string; tone?: 'error' | undefined; testId?: string }) {
+  return (
+    <div className="stat">
+      <span className="stat-label">{label}</span>
+      <span className={`stat-value${tone === 'error' ? ' error-text' : ''}`} data-testid={testId}>{value}</span>
+    </div>
   );
 }
 
@@ -95,34 +118,34 @@ function TestResult({ id, result }: { id: string; result: ServerTestResult }) {
     );
   }
   return (
-    <div className="test-result" data-testid="test-result">
+    <div className="test-result panel" data-testid="test-result">
       <p className="success-text">
         Connected to <strong>{result.serverInfo?.name ?? id}</strong>
         {result.serverInfo?.version ? ` ${result.serverInfo.version}` : ''} in {formatMs(result.durationMs)}
-        {result.protocolVersion ? ` · protocol ${result.protocolVersion}` : ''}.
+        {result.protocolVersion ? ` · protocol ${result.protocolVersion}` : ''}. <a href={href('servers', id, 'playground')}>Try it in the playground</a>
       </p>
       <div className="capabilities">
-        <Capability title="Tools" testId="test-tools" items={result.tools.map((t) => ({ key: t.name, name: t.name, description: t.description }))} empty="This server offers no tools." />
-        <Capability title="Resources" testId="test-resources" items={result.resources.map((r) => ({ key: r.uri, name: r.name, description: r.uri }))} empty="This server offers no resources." />
-        <Capability title="Prompts" testId="test-prompts" items={result.prompts.map((p) => ({ key: p.name, name: p.name, description: p.description }))} empty="This server offers no prompts." />
+        <Capability title="Tools" testId="test-tools" items={result.tools.map((t) => ({ key: t.name, name: t.name, description: t.description, link: href('servers', id, 'playground', `tool:${t.name}`) }))} empty="This server offers no tools." />
+        <Capability title="Resources" testId="test-resources" items={result.resources.map((r) => ({ key: r.uri, name: r.name, description: r.uri, link: href('servers', id, 'playground', `resource:${r.uri}`) }))} empty="This server offers no resources." />
+        <Capability title="Prompts" testId="test-prompts" items={result.prompts.map((p) => ({ key: p.name, name: p.name, description: p.description, link: href('servers', id, 'playground', `prompt:${p.name}`) }))} empty="This server offers no prompts." />
       </div>
     </div>
   );
 }
 
-function Capability({ title, items, empty, testId }: { title: string; items: Array<{ key: string; name: string; description?: string | undefined }>; empty: string; testId: string }) {
+function Capability({ title, items, empty, testId }: { title: string; items: Array<{ key: string; name: string; description?: string | undefined; link: string }>; empty: string; testId: string }) {
   return (
     <section className="capability" data-testid={testId}>
-      <h2>
+      <h3>
         {title} <span className="count">{items.length}</span>
-      </h2>
+      </h3>
       {items.length === 0 ? (
         <p className="muted">{empty}</p>
       ) : (
         <ul>
           {items.map((item) => (
             <li key={item.key}>
-              <code>{item.name}</code>
+              <a href={item.link}><code>{item.name}</code></a>
               {item.description && <span className="muted"> — {item.description}</span>}
             </li>
           ))}

@@ -1,32 +1,50 @@
-/** The selected row: its request and response as collapsible JSON, timings, and replay. */
-import { memo, useEffect, useState } from 'react';
-import { allExpanded, collapseAllNested, darkStyles, defaultStyles, JsonView } from 'react-json-view-lite';
-import 'react-json-view-lite/dist/index.css';
-import type { Exchange } from '../../../shared/api/inspector-contract.js';
+/**
+ * The selected row: what was asked and answered (a result's content rendered — images shown —
+ * and the JSON as a tree or raw text), timings and progress, and what to do with it: copy the
+ * JSON, copy it as a curl command, replay it (edited), compare it with another exchange.
+ */
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { Exchange, InspectorSession } from '../../../shared/api/inspector-contract.js';
+import { ContentList, type ContentBlock } from '../../components/content-view.js';
+import { copyText, CopyButton } from '../../components/copy-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatBytes, formatDateTime, formatMs } from '../../components/format.js';
-import { useServices } from '../../app/services.js';
+import { Icon } from '../../components/icons.js';
+import { JsonBlock, type JsonMode } from '../../components/json-view.js';
+import { useAppState, useServices } from '../../app/services.js';
 import type { TimelineRow } from '../../stores/timeline-model.js';
-import { usePrefersDark } from '../../components/use-prefers-dark.js';
+import { curlCommand } from './curl.js';
 
-// The library's dark theme (solarized) puts strings, booleans and numbers under 4.5:1 contrast on
-// its background; these classes (app.css) keep its look with readable value colors.
-const darkJsonStyles: typeof darkStyles = { ...darkStyles, stringValue: 'json-dark-string', booleanValue: 'json-dark-boolean', numberValue: 'json-dark-number' };
+// Replay's editor and diff load when a replay is opened.
+const ReplayPanel = lazy(() => import('./replay-panel.js').then((m) => ({ default: m.ReplayPanel })));
 
 type Loaded = { kind: 'exchange'; exchange: Exchange } | { kind: 'event'; message: unknown; text?: string | undefined } | { kind: 'error'; message: string };
-type ReplayResult = { status: string; latencyMs: number; response?: unknown; error?: string | undefined };
 
-export function ExchangeDetail({ sessionId, row, version }: { sessionId: string; row: TimelineRow | undefined; version: number }) {
+export function ExchangeDetail(props: {
+  sessionId: string;
+  info: InspectorSession | undefined;
+  row: TimelineRow | undefined;
+  /** The selected row is hidden by the filters. */
+  hiddenByFilters?: boolean;
+  /** The exchange pinned for comparison, if any. */
+  compareBase: Exchange | undefined;
+  onCompareBase(exchange: Exchange | undefined): void;
+  onCompare(a: Exchange, b: Exchange): void;
+}) {
+  const { sessionId, row } = props;
   const { bridge } = useServices();
   const [loaded, setLoaded] = useState<Loaded>();
-  const [replay, setReplay] = useState<ReplayResult | { error: string }>();
+  const [mode, setMode] = useState<JsonMode>('tree');
+  const [expand, setExpand] = useState<'all' | 'top' | undefined>();
   const [replaying, setReplaying] = useState(false);
-  const dark = usePrefersDark();
   const seq = row?.seq;
   const status = row?.status;
 
   useEffect(() => {
-    setReplay(undefined);
+    setReplaying(false);
+    setExpand(undefined);
+  }, [seq]);
+  useEffect(() => {
     if (seq === undefined || !row) {
       setLoaded(undefined);
       return;
@@ -53,75 +71,186 @@ export function ExchangeDetail({ sessionId, row, version }: { sessionId: string;
 
   if (!row) {
     return (
-      <aside className="detail" aria-label="Message details" data-testid="detail-empty">
-        <p className="muted">Choose a message in the timeline (or use the arrow keys there) to see its JSON.</p>
+      <aside className="detail detail-empty" aria-label="Message details" data-testid="detail-empty">
+        <Icon name="sessions" size={28} />
+        <p>{props.hiddenByFilters ? 'The row you chose is hidden by the filters.' : 'Choose a row to see what was asked and answered.'}</p>
+        <p className="muted small">
+          <kbd>j</kbd> <kbd>k</kbd> or the arrow keys move through the timeline; <kbd>/</kbd> searches.
+        </p>
       </aside>
     );
   }
-  const styles = dark ? darkJsonStyles : defaultStyles;
-  const doReplay = async (exchange: Exchange): Promise<void> => {
-    setReplaying(true);
-    const r = await bridge.call('inspector.replay', { session: sessionId, exchange: exchange.id });
-    setReplaying(false);
-    setReplay(r.ok ? { status: r.value.replay.status, latencyMs: r.value.replay.latencyMs, response: r.value.replay.response, error: r.value.replay.error } : { error: r.message });
-  };
-  void version;
+  const exchange = loaded?.kind === 'exchange' ? loaded.exchange : undefined;
   return (
     <aside className="detail" aria-label="Message details" data-testid="detail">
-      <h2>{row.method ?? (row.kind === 'stderr' ? 'stderr' : 'Session event')}</h2>
+      <header className="detail-head">
+        <h2>
+          {row.method ?? (row.kind === 'stderr' ? 'stderr' : 'Session event')}
+          {row.target && <span className="detail-target"> {row.target}</span>}
+        </h2>
+        {exchange && (
+          <span className={`badge badge-status-${exchange.status}`} data-testid="detail-status">
+            <span className="dot" aria-hidden="true" />
+            {exchange.isError ? 'error' : exchange.status}
+          </span>
+        )}
+      </header>
       {loaded?.kind === 'error' && <ErrorMessage>{loaded.message}</ErrorMessage>}
-      {loaded?.kind === 'exchange' && (
+      {exchange && (
         <>
           <dl className="facts compact">
-            <dt>Status</dt>
-            <dd className={`status-text-${loaded.exchange.status}`} data-testid="detail-status">{loaded.exchange.status}</dd>
             <dt>Latency</dt>
-            <dd data-testid="detail-latency">{formatMs(loaded.exchange.latencyMs)}{loaded.exchange.upstreamLatencyMs !== undefined ? ` (server ${formatMs(loaded.exchange.upstreamLatencyMs)})` : ''}</dd>
+            <dd data-testid="detail-latency">
+              {exchange.status === 'pending' ? 'still running' : formatMs(exchange.latencyMs)}
+              {exchange.upstreamLatencyMs !== undefined ? ` (server ${formatMs(exchange.upstreamLatencyMs)}, hub ${formatMs(Math.max(0, (exchange.latencyMs ?? 0) - exchange.upstreamLatencyMs))})` : ''}
+            </dd>
             <dt>Started</dt>
-            <dd>{formatDateTime(loaded.exchange.startedAt)}</dd>
+            <dd>{formatDateTime(exchange.startedAt)}</dd>
             <dt>Sizes</dt>
             <dd>{formatBytes(row.requestSize)} request{row.responseSize !== undefined ? `, ${formatBytes(row.responseSize)} response` : ''}</dd>
+            {exchange.progressCount > 0 && (
+              <>
+                <dt>Progress</dt>
+                <dd>
+                  {exchange.progressCount} notification{exchange.progressCount === 1 ? '' : 's'}
+                  {exchange.progress.length > 0 && `, last ${exchange.progress.at(-1)!.progress ?? ''}${exchange.progress.at(-1)!.total !== undefined ? ` / ${exchange.progress.at(-1)!.total}` : ''}`}
+                </dd>
+              </>
+            )}
           </dl>
-          {loaded.exchange.error && <ErrorMessage>Error {loaded.exchange.error.code}: {loaded.exchange.error.message}</ErrorMessage>}
-          {loaded.exchange.reason && <p className="muted">{loaded.exchange.reason}</p>}
-          <h3>Request</h3>
-          <JsonBlock value={loaded.exchange.request} styles={styles} testId="json-request" />
-          <h3>Response</h3>
-          {loaded.exchange.response === undefined ? <p className="muted">No response (yet).</p> : <JsonBlock value={loaded.exchange.response} styles={styles} testId="json-response" />}
-          {loaded.exchange.requester === 'client' && (
-            <div className="replay">
-              <button type="button" className="button" disabled={replaying} onClick={() => void doReplay(loaded.exchange)} data-testid="replay">
-                {replaying ? 'Replaying…' : 'Replay this request'}
-              </button>
-              <span className="muted small"> Sends it again through a fresh session.</span>
-              {replay && 'error' in replay && !('status' in replay) && <ErrorMessage>{replay.error}</ErrorMessage>}
-              {replay && 'status' in replay && (
-                <div data-testid="replay-result">
-                  <p>Replay: <strong>{replay.status}</strong> in {formatMs(replay.latencyMs)}{replay.error ? ` — ${replay.error}` : ''}</p>
-                  {replay.response !== undefined && <JsonBlock value={replay.response} styles={styles} testId="json-replay" />}
-                </div>
-              )}
-            </div>
+          {exchange.isError && (
+            <ErrorMessage testId="detail-tool-error">
+              <strong>The tool failed</strong> (its result says <code>isError: true</code>){exchange.reason ? `: ${exchange.reason}` : '.'}
+            </ErrorMessage>
           )}
+          {exchange.error && <ErrorMessage>Error {exchange.error.code}: {exchange.error.message}</ErrorMessage>}
+          {exchange.reason && !exchange.isError && <p className="muted">{exchange.reason}</p>}
+          <Toolbar
+            exchange={exchange}
+            info={props.info}
+            mode={mode}
+            onMode={setMode}
+            onExpand={setExpand}
+            expand={expand}
+            replaying={replaying}
+            onReplay={() => setReplaying(!replaying)}
+            compareBase={props.compareBase}
+            onCompareBase={props.onCompareBase}
+            onCompare={props.onCompare}
+          />
+          {replaying && exchange.requester === 'client' && (
+            <Suspense fallback={<p className="muted small">Loading…</p>}>
+              <ReplayPanel sessionId={sessionId} exchange={exchange} />
+            </Suspense>
+          )}
+          <ResultPreview exchange={exchange} />
+          <h3>Request</h3>
+          <JsonBlock value={exchange.request} testId="json-request" mode={mode} expand={expand} />
+          <h3>Response</h3>
+          {exchange.response === undefined ? <p className="muted">No response (yet).</p> : <JsonBlock value={exchange.response} testId="json-response" mode={mode} expand={expand} />}
         </>
       )}
-      {loaded?.kind === 'event' && (
-        loaded.message !== undefined ? <JsonBlock value={loaded.message} styles={styles} testId="json-message" /> : <pre className="stderr-pre">{loaded.text}</pre>
-      )}
+      {loaded?.kind === 'event' &&
+        (loaded.message !== undefined ? (
+          <>
+            <div className="detail-toolbar">
+              <CopyButton label="Copy JSON" text={() => JSON.stringify(loaded.message, null, 2)} />
+            </div>
+            <JsonBlock value={loaded.message} testId="json-message" mode={mode} />
+          </>
+        ) : (
+          <pre className="stderr-pre">{loaded.text}</pre>
+        ))}
     </aside>
   );
 }
 
-// Memoized: the detail re-renders on every live batch (several a second), and re-rendering a
-// large body (sizing it with JSON.stringify, rebuilding the tree) then would stall the page.
-const JsonBlock = memo(function JsonBlock({ value, styles, testId }: { value: unknown; styles: typeof defaultStyles; testId: string }) {
-  if (value === null || typeof value !== 'object') {
-    return <pre className="json-pre" data-testid={testId}>{typeof value === 'string' ? value : JSON.stringify(value)}</pre>;
-  }
-  const size = JSON.stringify(value).length;
+function Toolbar(props: {
+  exchange: Exchange;
+  info: InspectorSession | undefined;
+  mode: JsonMode;
+  onMode(mode: JsonMode): void;
+  expand: 'all' | 'top' | undefined;
+  onExpand(expand: 'all' | 'top'): void;
+  replaying: boolean;
+  onReplay(): void;
+  compareBase: Exchange | undefined;
+  onCompareBase(x: Exchange | undefined): void;
+  onCompare(a: Exchange, b: Exchange): void;
+}) {
+  const { exchange, info } = props;
+  const { bridge } = useServices();
+  const hubUrl = useAppState((s) => s.hub?.url);
+  const tokenFile = useAppState((s) => s.settings?.tokenFile);
+  const base = props.compareBase;
+  const curl = async (): Promise<string> => {
+    // The session id the client used, from the captured HTTP request (headers are redacted, the id is not a secret).
+    const r = await bridge.call('inspector.events.list', { session: exchange.session, after: exchange.requestSeq - 1, limit: 1 });
+    const headers = r.ok ? r.value.events[0]?.http?.headers : undefined;
+    const sessionHeader = headers ? Object.entries(headers).find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1] : undefined;
+    return curlCommand({ hubUrl: hubUrl ?? window.location.origin, server: exchange.server, request: exchange.request, tokenFile, sessionId: sessionHeader, protocolVersion: info?.protocolVersion });
+  };
   return (
-    <div className="json" data-testid={testId}>
-      <JsonView data={value as object} style={styles} shouldExpandNode={size > 20_000 ? collapseAllNested : allExpanded} clickToExpandNode />
+    <div className="detail-toolbar" role="toolbar" aria-label="Exchange actions">
+      <CopyButton label="Copy JSON" text={() => JSON.stringify({ request: exchange.request, response: exchange.response }, null, 2)} testId="copy-json" />
+      {exchange.requester === 'client' && <AsyncCopy label="Copy as curl" make={curl} testId="copy-curl" />}
+      <div className="segmented" role="group" aria-label="JSON view">
+        <button type="button" aria-pressed={props.mode === 'tree'} onClick={() => props.onMode('tree')}>Tree</button>
+        <button type="button" aria-pressed={props.mode === 'raw'} onClick={() => props.onMode('raw')} data-testid="raw-view">Raw</button>
+      </div>
+      {props.mode === 'tree' && (
+        <button type="button" className="button button-small" onClick={() => props.onExpand(props.expand === 'all' ? 'top' : 'all')} data-testid="expand-all">
+          {props.expand === 'all' ? 'Collapse' : 'Expand all'}
+        </button>
+      )}
+      {exchange.requester === 'client' && exchange.method !== 'initialize' && (
+        <button type="button" className="button button-small" aria-pressed={props.replaying} onClick={props.onReplay} data-testid="open-replay">
+          <Icon name="replay" /> Replay…
+        </button>
+      )}
+      {base && base.id !== exchange.id ? (
+        <button type="button" className="button button-small" onClick={() => props.onCompare(base, exchange)} data-testid="compare-with">
+          <Icon name="compare" /> Compare with pinned
+        </button>
+      ) : (
+        <button type="button" className="button button-small" aria-pressed={base?.id === exchange.id} onClick={() => props.onCompareBase(base?.id === exchange.id ? undefined : exchange)} data-testid="pin-compare">
+          <Icon name="compare" /> {base?.id === exchange.id ? 'Pinned: pick another' : 'Pin to compare'}
+        </button>
+      )}
     </div>
   );
-});
+}
+
+/** Copies text that takes a call to make (the curl command). */
+function AsyncCopy({ label, make, testId }: { label: string; make(): Promise<string>; testId: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const t = setTimeout(() => setState('idle'), 1500);
+    return () => clearTimeout(t);
+  }, [state]);
+  return (
+    <button type="button" className="button button-small" data-testid={testId} onClick={() => void make().then(copyText).then((ok) => setState(ok ? 'copied' : 'failed'))}>
+      <Icon name={state === 'copied' ? 'check' : 'copy'} />
+      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}</span>
+    </button>
+  );
+}
+
+/** A tool result's content as a person reads it (text, images, resources), above the JSON. */
+function ResultPreview({ exchange }: { exchange: Exchange }) {
+  const result = (exchange.response as { result?: { content?: unknown } } | undefined)?.result;
+  const messages = (exchange.response as { result?: { messages?: Array<{ content?: ContentBlock }> } } | undefined)?.result?.messages;
+  const contents = (exchange.response as { result?: { contents?: Array<Record<string, unknown>> } } | undefined)?.result?.contents;
+  let blocks: ContentBlock[] | undefined;
+  if (Array.isArray(result?.content)) blocks = result.content as ContentBlock[];
+  else if (Array.isArray(messages)) blocks = messages.map((m) => m.content).filter((c): c is ContentBlock => c !== undefined);
+  else if (Array.isArray(contents)) blocks = contents.map((c) => ({ type: 'resource', resource: c }));
+  if (!blocks || blocks.length === 0) return null;
+  return (
+    <section className="result-preview" aria-label="Result, rendered" data-testid="result-preview">
+      <h3>Result</h3>
+      <ContentList content={blocks} />
+    </section>
+  );
+}

@@ -1,59 +1,97 @@
-/** Full-text search in a session's captured messages and stderr (the engine searches, memory and history). */
+/**
+ * Full-text search in a session's captured messages and stderr (the engine searches memory and
+ * history). It filters the timeline to the rows that matched — one per exchange, whichever leg
+ * or part of it the text was in — and marks the text in them; the details show the rest.
+ */
 import { useState, type FormEvent } from 'react';
-import type { CaptureEvent } from '../../../shared/api/inspector-contract.js';
-import { ErrorMessage } from '../../components/error-message.js';
-import { formatTime } from '../../components/format.js';
+import { Icon } from '../../components/icons.js';
 import { useServices } from '../../app/services.js';
+import type { TimelineModel } from '../../stores/timeline-model.js';
 
-export function SearchPanel({ sessionId, onPick }: { sessionId: string; onPick(seq: number): void }) {
+export interface SearchState {
+  query: string;
+  /** Rows of the timeline that matched. */
+  matches: ReadonlySet<number>;
+  /** Matching events the timeline does not show (older than what is loaded). */
+  unplaced: number;
+  truncated: boolean;
+}
+
+const LIMIT = 500;
+
+export function SearchBar({ sessionId, timeline, value, onChange }: { sessionId: string; timeline: TimelineModel | undefined; value: SearchState | undefined; onChange(state: SearchState | undefined): void }) {
   const { bridge } = useServices();
-  const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<CaptureEvent[]>();
-  const [truncated, setTruncated] = useState(false);
+  const [query, setQuery] = useState(value?.query ?? '');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    if (query.trim() === '') {
-      setHits(undefined);
+    const q = query.trim();
+    if (q === '') {
+      onChange(undefined);
       return;
     }
     setBusy(true);
-    const r = await bridge.call('inspector.search', { query: query.trim(), session: sessionId, limit: 100 });
+    const r = await bridge.call('inspector.search', { query: q, session: sessionId, limit: LIMIT });
     setBusy(false);
-    if (!r.ok) return setError(r.message);
+    if (!r.ok) {
+      setError(r.message);
+      return;
+    }
     setError(undefined);
-    setHits(r.value.hits);
-    setTruncated(r.value.truncated);
+    const matches = new Set<number>();
+    let unplaced = 0;
+    for (const hit of r.value.hits) {
+      const index = timeline?.indexOfSeq(hit.seq);
+      if (index === undefined) unplaced++;
+      else matches.add(index);
+    }
+    onChange({ query: q, matches, unplaced, truncated: r.value.truncated });
+  };
+  const clear = (): void => {
+    setQuery('');
+    setError(undefined);
+    onChange(undefined);
   };
   return (
-    <div className="search">
-      <form role="search" className="inline-form" onSubmit={(e) => void submit(e)}>
-        <label htmlFor="session-search" className="visually-hidden">Search messages</label>
-        <input id="session-search" className="input" type="search" placeholder="Search messages and stderr…" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="session-search" />
-        <button type="submit" className="button" disabled={busy}>Search</button>
-        {hits && (
-          <button type="button" className="button" onClick={() => { setHits(undefined); setQuery(''); }}>Clear</button>
-        )}
-      </form>
-      {error && <ErrorMessage>{error}</ErrorMessage>}
-      {hits && (
-        <div className="search-results" aria-live="polite" data-testid="search-results">
-          <p className="small muted">
-            {hits.length === 0 ? `Nothing matches “${query}”.` : `${hits.length}${truncated ? '+' : ''} match${hits.length === 1 ? '' : 'es'}, newest first. Choose one to open it.`}
-          </p>
-          <ul>
-            {hits.map((h) => (
-              <li key={h.seq}>
-                <button type="button" className="link-button" onClick={() => onPick(h.seq)} data-testid="search-hit">
-                  <span className="mono">{formatTime(h.time)}</span> {h.kind === 'stderr' ? `stderr: ${h.text ?? ''}` : `${h.kind} ${h.method ?? ''}`}
-                  <span className="muted"> ({h.leg === 'upstream' ? 'hub ↔ server' : 'client ↔ hub'})</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
+    <form role="search" className="search-bar" onSubmit={(e) => void submit(e)}>
+      <label htmlFor="session-search" className="visually-hidden">Search messages</label>
+      <span className="search-field">
+        <Icon name="search" />
+        <input
+          id="session-search"
+          className="input"
+          type="search"
+          placeholder="Search messages and stderr"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && value) clear();
+          }}
+          data-testid="session-search"
+          data-shortcut="search"
+          aria-describedby="search-summary"
+          aria-invalid={error !== undefined}
+        />
+        <kbd aria-hidden="true">/</kbd>
+      </span>
+      <button type="submit" className="button" disabled={busy}>
+        Search
+      </button>
+      {value && (
+        <button type="button" className="button button-small" onClick={clear} data-testid="search-clear">
+          Clear
+        </button>
       )}
-    </div>
+      <span id="search-summary" className="small search-summary" aria-live="polite" data-testid="search-summary">
+        {error ? <span className="error-text">{error}</span> : value ? summary(value) : ''}
+      </span>
+    </form>
   );
+}
+
+function summary(s: SearchState): string {
+  const n = s.matches.size;
+  const rows = `${n}${s.truncated ? '+' : ''} row${n === 1 ? '' : 's'} match “${s.query}”`;
+  return s.unplaced > 0 ? `${rows} (${s.unplaced} older match${s.unplaced === 1 ? ' is' : 'es are'} not loaded)` : rows;
 }

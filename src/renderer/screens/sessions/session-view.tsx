@@ -1,35 +1,94 @@
-/** One session: header, filters, search, export; the timeline; the selected message's details. */
-import { useEffect, useMemo, useRef, useState } from 'react';
+/**
+ * One session: header and counts, filters and search (which filter and mark the timeline
+ * itself, one row per exchange), a latency chart, the timeline and the selected row's details
+ * in resizable panes, exports, and a comparison of two exchanges.
+ */
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import type { Exchange } from '../../../shared/api/inspector-contract.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatDateTime } from '../../components/format.js';
+import { Icon } from '../../components/icons.js';
+import { SplitPanes } from '../../components/split.js';
 import { exportSession, openSession } from '../../app/sessions-commands.js';
 import { href } from '../../app/router.js';
 import { useServices, useSessions } from '../../app/services.js';
-import { filterRows } from '../../stores/timeline-model.js';
+import { viewRows, type TimelineSort } from '../../stores/timeline-view.js';
 import { ExchangeDetail } from './exchange-detail.js';
-import { SearchPanel } from './search-panel.js';
+import { LatencyChart } from './latency-chart.js';
+import { SearchBar, type SearchState } from './search-panel.js';
 import { Timeline } from './timeline.js';
+
+const CHART_KEY = 'patchbay.sessionChart';
+// The diff viewer loads with the first comparison.
+const CompareDrawer = lazy(() => import('./compare-drawer.js').then((m) => ({ default: m.CompareDrawer })));
+
+function storedChart(): boolean {
+  try {
+    return localStorage.getItem(CHART_KEY) !== '0';
+  } catch {
+    return true;
+  }
+}
 
 export function SessionView({ id }: { id: string }) {
   const services = useServices();
   useEffect(() => openSession(services, id), [services, id]);
   const open = useSessions((s) => (s.open?.id === id ? s.open : undefined));
   const [method, setMethod] = useState('');
+  const [target, setTarget] = useState('');
   const [errorsOnly, setErrorsOnly] = useState(false);
+  const [search, setSearch] = useState<SearchState>();
+  const [sort, setSort] = useState<TimelineSort>();
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
   const [selected, setSelected] = useState<number>();
+  const [chart, setChart] = useState(storedChart);
+  const [compareBase, setCompareBase] = useState<Exchange>();
+  const [comparing, setComparing] = useState<[Exchange, Exchange]>();
   const [exportError, setExportError] = useState<string>();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [id]);
+  useEffect(() => heading.current?.focus({ preventScroll: true }), [id]);
 
   const version = open?.version ?? 0;
   const timeline = open?.timeline;
+  const filter = useMemo(() => ({ method, target, errorsOnly, matches: search?.matches }), [method, target, errorsOnly, search]);
+  const filtering = Boolean(method || target || errorsOnly || search);
   // Recomputed per batch (a few times a second at most), not per message.
-  const visible = useMemo(() => (timeline ? filterRows(timeline.rows, { method, errorsOnly }) : undefined), [timeline, version, method, errorsOnly]);
+  const visible = useMemo(() => (timeline ? viewRows(timeline.rows, timeline.nested, { filter, sort, collapsed }) : undefined), [timeline, version, filter, sort, collapsed]);
   const methods = useMemo(() => timeline?.methods ?? [], [timeline, version]);
+  const targets = useMemo(() => timeline?.targets ?? [], [timeline, version]);
+  const maxLatency = timeline?.maxLatency ?? 0;
   const info = open?.info;
   const rowCount = timeline?.rows.length ?? 0;
+  const shown = visible ? visible.length : rowCount;
 
+  // A row the filters hide is not shown in the details either (the pane must not show what the
+  // timeline does not); it comes back when the filters let it through again.
+  const hidden = useMemo(() => selected !== undefined && visible !== undefined && !visible.includes(selected), [selected, visible]);
+  const shownSelection = hidden ? undefined : selected;
+
+  const clearFilters = (): void => {
+    setMethod('');
+    setTarget('');
+    setErrorsOnly(false);
+    setSearch(undefined);
+  };
+  const toggle = (index: number): void =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (next.has(index)) next.delete(index);
+      else next.add(index);
+      return next;
+    });
+  const setChartShown = (shownNow: boolean): void => {
+    setChart(shownNow);
+    try {
+      localStorage.setItem(CHART_KEY, shownNow ? '1' : '0');
+    } catch {
+      // Not remembered then.
+    }
+  };
   const doExport = async (format: 'jsonl' | 'har'): Promise<void> => setExportError(await exportSession(services, id, format));
+  const playground = info?.transport.client === 'playground';
 
   return (
     <section className="screen session-screen" aria-labelledby="session-title">
@@ -39,14 +98,23 @@ export function SessionView({ id }: { id: string }) {
           {info ? `${info.client?.name ?? 'Unknown client'} → ${info.server}` : 'Session'}
         </h1>
         {info && <span className={`badge badge-session-${info.state}`} data-testid="session-state"><span className="dot" aria-hidden="true" />{info.state}</span>}
+        {playground && <span className="chip chip-accent">playground</span>}
         <div className="actions">
-          <button type="button" className="button" onClick={() => void doExport('jsonl')} data-testid="export-jsonl">Export JSONL</button>
-          <button type="button" className="button" onClick={() => void doExport('har')} data-testid="export-har">Export HAR</button>
+          <button type="button" className="button" aria-pressed={chart} onClick={() => setChartShown(!chart)} data-testid="toggle-chart">
+            <Icon name="chart" /> Chart
+          </button>
+          <button type="button" className="button" onClick={() => void doExport('jsonl')} data-testid="export-jsonl">
+            <Icon name="download" /> JSONL
+          </button>
+          <button type="button" className="button" onClick={() => void doExport('har')} data-testid="export-har">
+            <Icon name="download" /> HAR
+          </button>
         </div>
       </header>
       {info && (
-        <p className="muted session-meta">
-          Started {formatDateTime(info.startedAt)} · {plural(info.exchanges.total, 'call')} · {plural(info.errors, 'error')} · {plural(info.stderrLines, 'stderr line')}
+        <p className="muted session-meta" data-testid="session-meta">
+          Started {formatDateTime(info.startedAt)} · {plural(info.exchanges.total, 'call')} ·{' '}
+          <span className={info.errors > 0 ? 'error-text' : undefined} data-testid="session-errors">{plural(info.errors, 'error')}</span> · {plural(info.stderrLines, 'stderr line')}
           {info.protocolVersion ? ` · protocol ${info.protocolVersion}` : ''}
           {info.failure ? ` · failed: ${info.failure.reason}` : ''}
         </p>
@@ -55,38 +123,61 @@ export function SessionView({ id }: { id: string }) {
       {open?.loadError && <ErrorMessage>Could not load this session: {open.loadError}</ErrorMessage>}
       {open?.gap && <p className="banner banner-warn">Some messages were dropped while the inspector was behind; the timeline has a gap.</p>}
       <div className="toolbar" role="group" aria-label="Filter and search">
-        <label htmlFor="method-filter">Method</label>
+        <SearchBar sessionId={id} timeline={timeline} value={search} onChange={setSearch} />
+        <label className="visually-hidden" htmlFor="method-filter">Method</label>
         <select id="method-filter" className="input" value={method} onChange={(e) => setMethod(e.target.value)} data-testid="method-filter">
           <option value="">All methods</option>
           {methods.map((m) => (
             <option key={m} value={m}>{m}</option>
           ))}
         </select>
+        <label className="visually-hidden" htmlFor="target-filter">Tool, prompt or resource</label>
+        <select id="target-filter" className="input" value={target} onChange={(e) => setTarget(e.target.value)} data-testid="target-filter" disabled={targets.length === 0}>
+          <option value="">All tools, prompts, resources</option>
+          {targets.map((t) => (
+            <option key={t} value={t}>{t}</option>
+          ))}
+        </select>
         <label className="check">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} data-testid="errors-only" /> Errors only
         </label>
         <span className="muted small count-line" aria-live="off" data-testid="row-count">
-          {visible ? `${visible.length} of ${rowCount}` : rowCount} rows{open?.loading ? ' · loading…' : ''}
+          {filtering ? `${shown} of ${rowCount}` : rowCount} rows{open?.loading ? ' · loading…' : ''}
         </span>
       </div>
-      <SearchPanel sessionId={id} onPick={(seq) => {
-        const index = timeline?.indexOfSeq(seq);
-        if (index !== undefined) {
-          setMethod('');
-          setErrorsOnly(false);
-          setSelected(index);
-        }
-      }} />
+      {chart && timeline && (
+        <div className="chart-panel">
+          <LatencyChart rows={timeline.rows} version={version} onPick={(index) => { clearFilters(); setSelected(index); }} />
+        </div>
+      )}
       <div className="session-split">
-        {timeline && rowCount > 0 ? (
-          <Timeline rows={timeline.rows} visible={visible} version={version} selected={selected} onSelect={setSelected} />
-        ) : (
-          <div className="timeline empty-timeline">
-            <p className="muted">{open?.loading ? 'Loading messages…' : 'No messages in this session yet. They appear here as the client and server talk.'}</p>
-          </div>
-        )}
-        <ExchangeDetail sessionId={id} row={selected !== undefined ? timeline?.rows[selected] : undefined} version={version} />
+        <SplitPanes
+          id="session-panes"
+          leftLabel="the timeline"
+          left={
+            timeline && rowCount > 0 && shown > 0 ? (
+              <Timeline rows={timeline.rows} visible={visible} version={version} selected={shownSelection} onSelect={setSelected} sort={sort} onSort={setSort} collapsed={collapsed} onToggle={toggle} highlight={search?.query} matches={search?.matches} maxLatency={maxLatency} />
+            ) : (
+              <div className="timeline empty-timeline" data-testid="timeline-empty">
+                {rowCount > 0 ? (
+                  <>
+                    <p>No rows match {search ? `“${search.query}” and ` : ''}these filters.</p>
+                    <button type="button" className="button" onClick={clearFilters} data-testid="clear-filters">Clear filters</button>
+                  </>
+                ) : (
+                  <p className="muted">{open?.loading ? 'Loading messages…' : 'No messages in this session yet. They appear here as the client and server talk.'}</p>
+                )}
+              </div>
+            )
+          }
+          right={<ExchangeDetail sessionId={id} info={info} row={shownSelection !== undefined ? timeline?.rows[shownSelection] : undefined} hiddenByFilters={hidden} compareBase={compareBase} onCompareBase={setCompareBase} onCompare={(a, b) => setComparing([a, b])} />}
+        />
       </div>
+      {comparing && (
+        <Suspense fallback={null}>
+          <CompareDrawer pair={comparing} onClose={() => setComparing(undefined)} />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -1,0 +1,94 @@
+/**
+ * The command palette (Ctrl/Cmd-K): jump to any screen, server, server playground, tool or
+ * session by typing part of its name. Ariakit's Dialog and Combobox give the focus handling and
+ * the listbox semantics; the items come from the stores (tools from opened playgrounds and
+ * connection tests, sessions from the inspector's list).
+ */
+import { Combobox, ComboboxItem, ComboboxList, ComboboxProvider, Dialog, DialogHeading } from '@ariakit/react';
+import { useEffect, useMemo, useState } from 'react';
+import { Icon, type IconName } from '../components/icons.js';
+import { href } from './router.js';
+import { loadSessions } from './sessions-commands.js';
+import { usePlayground, useServers, useServices, useSessions } from './services.js';
+
+interface PaletteItem {
+  id: string;
+  label: string;
+  hint: string;
+  icon: IconName;
+  href: string;
+}
+
+const SCREENS: PaletteItem[] = [
+  { id: 's:servers', label: 'Servers', hint: 'screen', icon: 'servers', href: href('servers') },
+  { id: 's:sessions', label: 'Sessions', hint: 'screen', icon: 'sessions', href: href('sessions') },
+  { id: 's:clients', label: 'Clients', hint: 'screen', icon: 'clients', href: href('clients') },
+  { id: 's:keys', label: 'Keys & logins', hint: 'screen', icon: 'keys', href: href('keys') },
+  { id: 's:settings', label: 'Settings', hint: 'screen', icon: 'settings', href: href('settings') },
+];
+
+function usePaletteItems(): PaletteItem[] {
+  const order = useServers((s) => s.order);
+  const tests = useServers((s) => s.tests);
+  const playgrounds = usePlayground((s) => s.byServer);
+  const sessions = useSessions((s) => s.sessions);
+  return useMemo(() => {
+    const items = [...SCREENS];
+    for (const id of order) {
+      items.push({ id: `server:${id}`, label: id, hint: 'server', icon: 'servers', href: href('servers', id) });
+      items.push({ id: `pg:${id}`, label: `${id} playground`, hint: 'call its tools', icon: 'play', href: href('servers', id, 'playground') });
+      const tools = new Set<string>();
+      for (const t of playgrounds[id]?.catalog.tools ?? []) tools.add(t.name);
+      const test = tests[id];
+      if (test?.state === 'done' && test.result.ok) for (const t of test.result.tools) tools.add(t.name);
+      for (const name of tools) items.push({ id: `tool:${id}:${name}`, label: name, hint: `tool of ${id}`, icon: 'bolt', href: href('servers', id, 'playground', `tool:${name}`) });
+    }
+    for (const s of sessions.slice(0, 100)) {
+      const who = s.client?.name ?? 'unknown client';
+      items.push({ id: `session:${s.id}`, label: `${who} → ${s.server}`, hint: `session ${s.id.slice(0, 8)} · ${s.state}`, icon: 'sessions', href: href('sessions', s.id) });
+    }
+    return items;
+  }, [order, tests, playgrounds, sessions]);
+}
+
+export function Palette({ open, onClose }: { open: boolean; onClose(): void }) {
+  const services = useServices();
+  const [query, setQuery] = useState('');
+  // Sessions are listed only on their screen: the palette asks for the current list when it opens.
+  useEffect(() => {
+    if (open) void loadSessions(services);
+  }, [open, services]);
+  const items = usePaletteItems();
+  const matches = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const found = q === '' ? items : items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));
+    // Names that start with what was typed first.
+    return found.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q))).slice(0, 60);
+  }, [items, query]);
+  const go = (item: PaletteItem): void => {
+    onClose();
+    window.location.hash = item.href;
+  };
+  return (
+    <Dialog open={open} onClose={onClose} className="palette" backdrop={<div className="drawer-backdrop" />} unmountOnHide data-testid="palette">
+      <DialogHeading className="visually-hidden">Jump to</DialogHeading>
+      <ComboboxProvider setValue={setQuery} defaultOpen>
+        <div className="palette-field">
+          <Icon name="search" />
+          <Combobox autoSelect className="palette-input" placeholder="Jump to a server, tool or session…" aria-label="Jump to a server, tool or session" data-testid="palette-input" />
+          <kbd>Esc</kbd>
+        </div>
+        <ComboboxList className="palette-list" alwaysVisible aria-label="Places">
+          {matches.length === 0 && <p className="palette-empty muted">Nothing called “{query}”.</p>}
+          {matches.map((item) => (
+            <ComboboxItem key={item.id} className="palette-item" value={item.label} onClick={() => go(item)} data-testid="palette-item">
+              <Icon name={item.icon} />
+              <span className="palette-label">{item.label}</span>
+              <span className="palette-hint">{item.hint}</span>
+            </ComboboxItem>
+          ))}
+        </ComboboxList>
+      </ComboboxProvider>
+    </Dialog>
+  );
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { parseRoute } from './router.js';
+
+describe('hash routes', () => {
+  it("opens a client's export directly (the desktop tray's Export to Claude Desktop…)", () => {
+    expect(parseRoute('#/clients/claude-desktop/export')).toEqual({ screen: 'clients', exportClient: 'claude-desktop' });
+    expect(parseRoute('#/clients')).toEqual({ screen: 'clients' });
+    expect(parseRoute('#/clients/claude-desktop')).toEqual({ screen: 'clients' });
+  });
+});
+
+describe('playground routes', () => {
+  it("opens a server's playground, and one tool in it", () => {
+    expect(parseRoute('#/servers/demo/playground')).toEqual({ screen: 'servers', serverId: 'demo', mode: 'playground' });
+    expect(parseRoute('#/servers/demo/playground/tool%3Aecho')).toEqual({ screen: 'servers', serverId: 'demo', mode: 'playground', item: 'tool:echo' });
+    expect(parseRoute('#/servers/demo')).toEqual({ screen: 'servers', serverId: 'demo' });
+  });
+});
