@@ -56,7 +56,10 @@ const { values: args } = parseArgs({
     null: { type: 'boolean', default: false },
   },
 });
-const ENGINE = path.join(path.resolve(args.engine ?? path.join(REPO, 'dist')), 'main', 'core', 'engine.js');
+// core/engine/engine.js since the spine refactor (issue 13); core/engine.js in builds from before it,
+// which --engine may point at as a baseline.
+const ENGINE_ROOT = path.join(path.resolve(args.engine ?? path.join(REPO, 'dist')), 'main', 'core');
+const ENGINE = [path.join(ENGINE_ROOT, 'engine', 'engine.js'), path.join(ENGINE_ROOT, 'engine.js')].find((f) => existsSync(f)) ?? path.join(ENGINE_ROOT, 'engine', 'engine.js');
 const SECONDS = Number(args.seconds);
 const ROUNDS = Number(args.rounds);
 const WARMUP = Number(args['warmup-calls']);

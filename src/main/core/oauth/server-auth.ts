@@ -163,6 +163,9 @@ export class ServerAuth implements ProviderHost {
     const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(ctx.response);
     if (resourceMetadataUrl) this.resourceMetadataUrl = resourceMetadataUrl;
     this.scope = computeScopeUnion(this.scope, scope);
+    // Discover again: the server may have moved to another authorization server since the last
+    // sign-in (its protected resource metadata names it), where Patchbay must register anew (SEP-2352).
+    this.provider.discovery = undefined;
     // Another process (a relay's engine, the CLI) may have signed in: look before asking.
     this.loaded = false;
     this.needsLogin = true;
@@ -182,6 +185,7 @@ export class ServerAuth implements ProviderHost {
     }
     const union = computeScopeUnion(this.scope, granted, challenge.scope);
     this.scope = union;
+    this.provider.discovery = undefined;
     await this.login({
       reason: `the server needs more scope (${challenge.scope})`,
       ...(union ? { scope: union } : {}),

@@ -11,6 +11,7 @@
  * text, the client's own headers) and relays the status of a modern error; the SDK's transport
  * would rebuild the request and turn such errors into exceptions.
  */
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
@@ -94,6 +95,16 @@ export class ModernRemoteChannel implements ModernUpstream {
       await res.body?.cancel();
       await this.opts.auth.provider.onUnauthorized({ response: res, serverUrl: this.url, fetchFn: this.opts.fetch });
       res = await this.post(request, body, signal);
+    }
+    // P37: a 403 insufficient_scope steps up (the union of the scopes asked so far) and tries once
+    // more; the auth service refuses a step-up that could only loop, and that refusal is the answer.
+    if (res.status === 403 && this.opts.auth) {
+      const challenge = extractWWWAuthenticateParams(res);
+      if (challenge.error === 'insufficient_scope') {
+        await res.body?.cancel();
+        await this.opts.auth.stepUp({ ...(challenge.scope ? { scope: challenge.scope } : {}), ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });
+        res = await this.post(request, body, signal);
+      }
     }
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type === 'text/event-stream' && res.ok && res.body) return this.readStream(request, res.body, handlers, signal);
