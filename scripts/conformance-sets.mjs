@@ -3,13 +3,15 @@
 /**
  * Runs the official MCP conformance suite 0.2 (`@modelcontextprotocol/conformance-next`, an npm
  * alias of @modelcontextprotocol/conformance@0.2.0-alpha.12) with its frozen requirement sets,
- * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against four targets:
+ * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against five targets:
  *
  *   fixture     the dual-era fixture (test/fixtures/dual-era-server.mjs) over HTTP, directly;
  *   hub-stdio   `patchbay serve --no-auth` (built dist/) with the fixture as a stdio upstream,
  *               at /mcp/dual-stdio;
  *   hub-remote  the same hub with the fixture (HTTP mode) as a remote upstream `{ url }`,
  *               at /mcp/dual-remote;
+ *   hub-profile the same hub's aggregated endpoint of a profile holding only the stdio fixture,
+ *               names unprefixed, at /mcp/@dual (issue 15: a profile speaks both eras);
  *   relay       the sets' client scenarios: the suite starts its test server and runs
  *               test/fixtures/conformance-stdio-client.mjs, an SDK client on stdio that spawns
  *               `patchbay relay --url <that server>` and talks MCP through it, in the era the
@@ -69,7 +71,7 @@ const SUITE_CLI = join(SUITE_DIR, 'dist', 'index.js');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'dual-era-server.mjs');
 const CLIENT_DRIVER = join(ROOT, 'test', 'fixtures', 'conformance-stdio-client.mjs');
 const SETS = ['2025-11-25', '2026-07-28'];
-const SERVER_TARGETS = ['fixture', 'hub-stdio', 'hub-remote'];
+const SERVER_TARGETS = ['fixture', 'hub-stdio', 'hub-remote', 'hub-profile'];
 const TARGETS = [...SERVER_TARGETS, 'relay'];
 
 /**
@@ -92,7 +94,7 @@ const remainingMs = () => started + TOTAL_BUDGET_MS - Date.now();
 
 function usage() {
   return (
-    'usage: node scripts/conformance-sets.mjs [--target fixture|hub-stdio|hub-remote|relay]... [--set 2025-11-25|2026-07-28]...\n' +
+    'usage: node scripts/conformance-sets.mjs [--target fixture|hub-stdio|hub-remote|hub-profile|relay]... [--set 2025-11-25|2026-07-28]...\n' +
     '         [--allow-short TARGET:SET]... [--jobs N] [--out DIR] [--scenario NAME]... [--verbose]\n' +
     '       node scripts/conformance-sets.mjs --install-only   (only make sure .cache/node22 has the Node the suite needs)'
   );
@@ -406,7 +408,7 @@ function report(runs, allowShort) {
       passed === total ? '' : allowed(run.target, run.set) ? '  (short, allowed)' : '  SHORT';
     if (passed < total && !allowed(run.target, run.set)) short++;
     console.log(
-      `== ${run.target.padEnd(10)} ${run.set}: ${passed}/${total}${tag}   (not scored: ${nsPassed}/${notScored.length} pass; ${run.seconds.toFixed(1)} s)`,
+      `== ${run.target.padEnd(11)} ${run.set}: ${passed}/${total}${tag}   (not scored: ${nsPassed}/${notScored.length} pass; ${run.seconds.toFixed(1)} s)`,
     );
     for (const scenario of run.leg.required) {
       const v = run.results.get(scenario);
@@ -464,15 +466,18 @@ async function main() {
   if (opts.targets.some((t) => t.startsWith('hub-'))) {
     /** @type {Record<string, unknown>} */
     const mcpServers = {};
-    if (opts.targets.includes('hub-stdio'))
+    const profiled = opts.targets.includes('hub-profile');
+    if (opts.targets.includes('hub-stdio') || profiled)
       mcpServers['dual-stdio'] = { command: process.execPath, args: [FIXTURE] };
     if (opts.targets.includes('hub-remote')) {
       const upstream = await startHttpFixture(FIXTURE);
       mcpServers['dual-remote'] = { url: upstream.url };
     }
-    hub = await startHub({ mcpServers });
+    // The profile holds the same stdio server; unprefixed, so the suite finds its tools by name.
+    hub = await startHub({ mcpServers, ...(profiled ? { profiles: { dual: { servers: ['dual-stdio'], prefix: false } } } : {}) });
     if (opts.targets.includes('hub-stdio')) urls.set('hub-stdio', `${hub.base}/mcp/dual-stdio`);
     if (opts.targets.includes('hub-remote')) urls.set('hub-remote', `${hub.base}/mcp/dual-remote`);
+    if (profiled) urls.set('hub-profile', `${hub.base}/mcp/@dual`);
   }
   for (const [target, url] of urls) console.error(`${LABEL}: ${target} at ${url}`);
 

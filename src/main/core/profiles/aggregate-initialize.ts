@@ -1,10 +1,12 @@
 /**
- * The aggregated endpoint's own `initialize` answer: the version the client asked for when the
- * hub serves it, capabilities merged honestly (a kind is declared when a member has it; list
- * changes are always announced, since a user's toggle changes lists too), and the members'
- * instructions, one heading per server.
+ * What an aggregate says of itself, in both eras: the legacy `initialize` answer (the version the
+ * client asked for when the hub serves it) and the modern `server/discover` answer (the modern
+ * revisions). Capabilities are merged honestly — a kind is declared when a member has it; list
+ * changes are always announced, since a user's toggle changes lists too — and the members'
+ * instructions come one heading per server.
  */
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { META, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import type { CacheHints } from './aggregate-lists.js';
 import type { MemberInit } from './member-link.js';
 import type { ResolvedProfile } from './profile-config.js';
 
@@ -13,15 +15,20 @@ export interface MemberAnswer {
   init: MemberInit | undefined;
 }
 
-export interface MergedInitialize {
-  result: Record<string, unknown>;
-  /** Which list kinds the client was told may change. */
-  declared: { tools: boolean; prompts: boolean; resources: boolean };
+/** Which list kinds the client was told may change. */
+export interface DeclaredLists {
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
 }
 
-export function mergedInitialize(profile: ResolvedProfile, requested: unknown, members: readonly MemberAnswer[], version: string): MergedInitialize {
-  const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
-  const protocolVersion = typeof requested === 'string' && supported.includes(requested) ? requested : supported[supported.length - 1]!;
+export interface MergedInitialize {
+  result: Record<string, unknown>;
+  declared: DeclaredLists;
+}
+
+/** The capabilities of the members together, and the list kinds whose changes are announced. */
+export function mergedCapabilities(members: readonly MemberAnswer[]): { capabilities: Record<string, unknown>; declared: DeclaredLists } {
   const has = (kind: string): boolean => members.some((m) => m.init?.capabilities[kind] !== undefined);
   const capabilities: Record<string, unknown> = { tools: { listChanged: true } };
   if (has('prompts')) capabilities.prompts = { listChanged: true };
@@ -31,17 +38,40 @@ export function mergedInitialize(profile: ResolvedProfile, requested: unknown, m
   }
   if (has('logging')) capabilities.logging = {};
   if (has('completions')) capabilities.completions = {};
+  return { capabilities, declared: { tools: true, prompts: capabilities.prompts !== undefined, resources: capabilities.resources !== undefined } };
+}
+
+/** Who answers: Patchbay, naming the profile. */
+export function profileServerInfo(profile: ResolvedProfile, version: string): Record<string, unknown> {
+  return { name: 'patchbay', title: `Patchbay profile '${profile.name}'`, version };
+}
+
+export function mergedInitialize(profile: ResolvedProfile, requested: unknown, members: readonly MemberAnswer[], version: string): MergedInitialize {
+  const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+  const protocolVersion = typeof requested === 'string' && supported.includes(requested) ? requested : supported[supported.length - 1]!;
+  const { capabilities, declared } = mergedCapabilities(members);
+  const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo: profileServerInfo(profile, version) };
+  const instructions = mergedInstructions(profile, members);
+  if (instructions) result.instructions = instructions;
+  return { result, declared };
+}
+
+/** The aggregate's DiscoverResult (2026-07-28 server/discover). */
+export function mergedDiscover(profile: ResolvedProfile, members: readonly MemberAnswer[], version: string, hints: CacheHints): Record<string, unknown> {
   const result: Record<string, unknown> = {
-    protocolVersion,
-    capabilities,
-    serverInfo: { name: 'patchbay', title: `Patchbay profile '${profile.name}'`, version },
+    resultType: 'complete',
+    supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+    capabilities: mergedCapabilities(members).capabilities,
+    _meta: { [META.serverInfo]: profileServerInfo(profile, version) },
   };
   const instructions = mergedInstructions(profile, members);
   if (instructions) result.instructions = instructions;
-  return { result, declared: { tools: true, prompts: capabilities.prompts !== undefined, resources: capabilities.resources !== undefined } };
+  result.ttlMs = hints.ttlMs;
+  result.cacheScope = hints.cacheScope;
+  return result;
 }
 
-function mergedInstructions(profile: ResolvedProfile, members: readonly MemberAnswer[]): string | undefined {
+export function mergedInstructions(profile: ResolvedProfile, members: readonly MemberAnswer[]): string | undefined {
   const given = members.filter((m) => typeof m.init?.instructions === 'string' && m.init.instructions.trim() !== '');
   if (!profile.prefix) return given[0]?.init?.instructions;
   if (given.length === 0) return undefined;

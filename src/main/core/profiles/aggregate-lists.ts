@@ -1,27 +1,36 @@
 /**
- * The lists of one aggregated session: each member's tools, prompts, resources and templates
- * (fetched once, all pages, refetched after the member's list_changed), and the merged answers,
- * kept as ready JSON so a repeated `tools/list` costs a string concatenation. Anything that can
- * change a merged list (a member's change, a member coming up, a toggle, an approval) goes
- * through `refresh`, which tells the client `notifications/…/list_changed` only when the list it
- * already has is really different.
+ * The lists of one aggregate: each member's tools, prompts, resources and templates (fetched
+ * once, all pages, refetched after the member's list_changed), and the merged answers, kept as
+ * ready JSON so a repeated `tools/list` costs a string concatenation. Anything that can change a
+ * merged list (a member's change, a member coming up, a toggle, an approval) goes through
+ * `refresh`, which tells the client `notifications/…/list_changed` only when the list it already
+ * has is really different.
+ *
+ * Both eras share it: a legacy session's members are invalidated by the list_changed they send
+ * the session unasked; in the modern era (`hints`) each member list is also kept only for the
+ * `ttlMs` the member gave it (server/utilities/caching), and the merged answer carries the most
+ * conservative hints of its members'.
  */
 import type { Logger } from '../log/logger.js';
 import { ErrorCode } from '../../../shared/protocol.js';
-import { MemberError, type MemberLink } from './member-link.js';
+import { MemberError } from './member-link.js';
+import { hasCapability, type MemberSource } from './member-source.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
 import { mergePrompts, mergeTools, mergeUris, type MemberLists, type Merged, type NamedDefinition, type NamedEntry, type ToolEntry, type UriEntry } from './profile-merge.js';
 import type { ListKind, ServerCatalog } from './server-catalog.js';
 import type { ToolDefinition } from './tool-digest.js';
 import type { ToolPins } from './tool-pins.js';
 
-const METHODS: Record<ListKind, { method: string; field: string; capability: string }> = {
+export const LIST_METHODS: Record<ListKind, { method: string; field: string; capability: string }> = {
   tools: { method: 'tools/list', field: 'tools', capability: 'tools' },
   prompts: { method: 'prompts/list', field: 'prompts', capability: 'prompts' },
   resources: { method: 'resources/list', field: 'resources', capability: 'resources' },
   templates: { method: 'resources/templates/list', field: 'resourceTemplates', capability: 'resources' },
 };
+export const ALL_KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'templates'];
 const MAX_PAGES = 100;
+/** A fetch that a member's newer change made stale is made again, at most this many times. */
+const MAX_REFETCHES = 5;
 
 export interface MergedList<E> {
   data: Merged<E>;
@@ -36,23 +45,41 @@ interface MergedLists {
   templates: MergedList<UriEntry>;
 }
 
+export type CacheScope = 'public' | 'private';
+
+/** Cache hints of a result (2026-07-28 server/utilities/caching). */
+export interface CacheHints {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+interface FetchedList {
+  items: unknown[];
+  /** When the member's list stops being fresh (Infinity: until the member says it changed). */
+  expiresAt: number;
+  scope: CacheScope;
+}
+
 export interface ListsHost {
   profile(): ResolvedProfile;
-  /** Enabled members in profile order, with their links. */
-  members(): Array<{ member: ResolvedMember; link: MemberLink }>;
+  /** Enabled members in profile order, with their connections. */
+  members(): Array<{ member: ResolvedMember; link: MemberSource }>;
   catalog: ServerCatalog;
   pins: ToolPins | undefined;
-  requestTimeoutMs: number;
+  /** Deadline of a list request to one member: its own `requestTimeoutMs`, else the profile's. */
+  timeoutFor(server: string): number;
   logger: Logger;
   /** The merged list of `kind` changed from what the client had. */
   changed(kind: ListKind): void;
+  /** Modern era: keep each member list's cache hints and let lists expire by them. */
+  hints?: boolean;
 }
 
 export class AggregateLists {
-  /** server → kind → items fetched in this session. */
-  private readonly fetched = new Map<string, Partial<Record<ListKind, unknown[]>>>();
+  /** server → kind → the list fetched in this aggregate. */
+  private readonly fetched = new Map<string, Partial<Record<ListKind, FetchedList>>>();
   private readonly loading = new Map<string, Promise<void>>();
-  /** Bumped when a member's list is forgotten, so a fetch that was in flight then is not kept. */
+  /** Bumped when a member's list is forgotten, so a fetch that was in flight then is made again. */
   private readonly epochs = new Map<string, number>();
   private readonly merged: { [K in ListKind]?: MergedLists[K] } = {};
   private generation = 0;
@@ -71,13 +98,24 @@ export class AggregateLists {
     return built;
   }
 
+  /**
+   * The merged list for a client's list request in the modern era: the members whose list of
+   * `kind` outlived its `ttlMs` are asked again first (and a client that listens hears of it if
+   * the merged list changed).
+   */
+  async current<K extends ListKind>(kind: K): Promise<MergedLists[K]> {
+    const stale = this.staleMembers(kind);
+    if (stale.length > 0) await this.refresh([kind], stale);
+    return this.get(kind);
+  }
+
   /** The merged list if it is cached (the fast path of a call's routing). */
   cached<K extends ListKind>(kind: K): MergedLists[K] | undefined {
     return this.merged[kind] as MergedLists[K] | undefined;
   }
 
   /** A member said its list changed (or it came up, or went away): forget what it said. */
-  forgetMember(server: string, kinds: readonly ListKind[] = ['tools', 'prompts', 'resources', 'templates']): void {
+  forgetMember(server: string, kinds: readonly ListKind[] = ALL_KINDS): void {
     const lists = this.fetched.get(server);
     for (const kind of kinds) {
       if (lists) delete lists[kind];
@@ -88,10 +126,12 @@ export class AggregateLists {
   }
 
   /**
-   * Rebuilds the merged lists of `kinds` and tells the client about those it has seen and that
-   * now differ. Kinds the client never listed are only dropped from the cache.
+   * Rebuilds the merged lists of `kinds` — after forgetting what the members in `forget` said of
+   * them — and tells the client about those it has seen and that now differ. Kinds the client
+   * never listed are only dropped from the cache.
    */
-  async refresh(kinds: readonly ListKind[]): Promise<void> {
+  async refresh(kinds: readonly ListKind[], forget: readonly string[] = []): Promise<void> {
+    for (const server of forget) this.forgetMember(server, kinds);
     this.generation++;
     const before = new Map<ListKind, string>();
     for (const kind of kinds) {
@@ -110,7 +150,45 @@ export class AggregateLists {
     }
   }
 
-  private load(member: ResolvedMember, link: MemberLink, kind: ListKind): Promise<void> {
+  /**
+   * The cache hints of the merged list of `kind`: the most conservative of its members' — the
+   * shortest freshness left, `private` if any member's is (or if no member's list is known).
+   */
+  hints(kind: ListKind): CacheHints {
+    const now = Date.now();
+    let ttl = Infinity;
+    let scope: CacheScope = 'public';
+    let any = false;
+    for (const { member, link } of this.host.members()) {
+      const list = this.fetched.get(member.server)?.[kind];
+      if (list) {
+        any = true;
+        ttl = Math.min(ttl, Math.max(0, list.expiresAt - now));
+        if (list.scope === 'private') scope = 'private';
+      } else if (!link.isUp || hasCapability(link, LIST_METHODS[kind].capability)) {
+        // Listed from what it last said, or not listed at all: nothing to promise about it.
+        any = true;
+        ttl = 0;
+        scope = 'private';
+      }
+    }
+    if (!any) return { ttlMs: 0, cacheScope: 'private' };
+    return { ttlMs: Number.isFinite(ttl) ? Math.floor(ttl) : 0, cacheScope: scope };
+  }
+
+  /** Members whose fetched list of `kind` is no longer fresh. */
+  private staleMembers(kind: ListKind): string[] {
+    if (!this.host.hints) return [];
+    const now = Date.now();
+    const out: string[] = [];
+    for (const { member } of this.host.members()) {
+      const list = this.fetched.get(member.server)?.[kind];
+      if (list && list.expiresAt <= now) out.push(member.server);
+    }
+    return out;
+  }
+
+  private load(member: ResolvedMember, link: MemberSource, kind: ListKind): Promise<void> {
     const key = `${member.server}\u0000${kind}`;
     if (this.fetched.get(member.server)?.[kind]) return Promise.resolve();
     let pending = this.loading.get(key);
@@ -123,25 +201,48 @@ export class AggregateLists {
     return pending;
   }
 
-  private async fetch(server: string, link: MemberLink, kind: ListKind): Promise<void> {
+  private async fetch(server: string, link: MemberSource, kind: ListKind): Promise<void> {
     const key = `${server}\u0000${kind}`;
-    const epoch = this.epochs.get(key) ?? 0;
     if (link.pending) await link.pending;
-    // A member that is down is listed from what it last said (its calls fail with its error).
-    if (!link.isUp) return;
-    const spec = METHODS[kind];
+    for (let attempt = 0; attempt < MAX_REFETCHES; attempt++) {
+      const epoch = this.epochs.get(key) ?? 0;
+      // A member that is down is listed from what it last said (its calls fail with its error).
+      if (!link.isUp) return;
+      const list = await this.fetchOnce(server, link, kind);
+      if (!list) return;
+      // The member said its list changed while this one was on its way: ask again.
+      if ((this.epochs.get(key) ?? 0) !== epoch) continue;
+      let lists = this.fetched.get(server);
+      if (!lists) this.fetched.set(server, (lists = {}));
+      lists[kind] = list;
+      this.host.catalog.list(server, kind, list.items);
+      return;
+    }
+  }
+
+  /** Every page of one member's list; undefined when it could not be had. */
+  private async fetchOnce(server: string, link: MemberSource, kind: ListKind): Promise<FetchedList | undefined> {
+    const spec = LIST_METHODS[kind];
     const items: unknown[] = [];
-    if (link.init?.capabilities[spec.capability] !== undefined) {
+    let expiresAt = Infinity;
+    let scope: CacheScope = this.host.hints ? 'public' : 'private';
+    if (hasCapability(link, spec.capability)) {
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         let result: Record<string, unknown>;
         try {
-          result = ((await link.request(spec.method, cursor ? { cursor } : undefined, this.host.requestTimeoutMs)) ?? {}) as Record<string, unknown>;
+          result = ((await link.request(spec.method, cursor ? { cursor } : undefined, this.host.timeoutFor(server))) ?? {}) as Record<string, unknown>;
         } catch (err) {
           // A server may declare resources without templates: "method not found" is an empty list.
           if (err instanceof MemberError && err.code === ErrorCode.MethodNotFound) break;
           this.host.logger.warn((err as Error).message);
-          return;
+          return undefined;
+        }
+        if (this.host.hints) {
+          // Absent or negative: immediately stale (caching "Time-to-Live"); each page its own clock.
+          const ttl = typeof result.ttlMs === 'number' && result.ttlMs > 0 ? result.ttlMs : 0;
+          expiresAt = Math.min(expiresAt, Date.now() + ttl);
+          if (result.cacheScope !== 'public') scope = 'private';
         }
         const pageItems = result[spec.field];
         if (Array.isArray(pageItems)) items.push(...(pageItems as unknown[]).filter(valid(kind)));
@@ -149,21 +250,17 @@ export class AggregateLists {
         if (!cursor) break;
       }
     }
-    if ((this.epochs.get(key) ?? 0) !== epoch) return;
-    let lists = this.fetched.get(server);
-    if (!lists) this.fetched.set(server, (lists = {}));
-    lists[kind] = items;
-    this.host.catalog.list(server, kind, items);
+    return { items, expiresAt, scope };
   }
 
-  private source(server: string, kind: ListKind, link: MemberLink): unknown[] | undefined {
-    return this.fetched.get(server)?.[kind] ?? (link.isUp ? undefined : this.host.catalog.get(server)?.[kind]);
+  private source(server: string, kind: ListKind, link: MemberSource): unknown[] | undefined {
+    return this.fetched.get(server)?.[kind]?.items ?? (link.isUp ? undefined : this.host.catalog.get(server)?.[kind]);
   }
 
   private build<K extends ListKind>(kind: K): MergedLists[K] {
     const profile = this.host.profile();
     const lists: MemberLists[] = this.host.members().map(({ member, link }) => ({ member, [kind]: this.source(member.server, kind, link) }));
-    const field = METHODS[kind].field;
+    const field = LIST_METHODS[kind].field;
     let data: Merged<unknown>;
     if (kind === 'tools') data = mergeTools(profile, lists as Array<MemberLists & { tools?: ToolDefinition[] }>, this.host.pins);
     else if (kind === 'prompts') data = mergePrompts(profile, lists);

@@ -9,25 +9,26 @@
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { AggregateLists } from './aggregate-lists.js';
-import type { MemberLink } from './member-link.js';
+import { hasCapability, type MemberSource } from './member-source.js';
 import { templateMatcher, type UriEntry } from './profile-merge.js';
 
 export type Route =
   | { kind: 'answer'; result: unknown; json?: string }
-  | { kind: 'error'; code: number; message: string; data?: Record<string, unknown> }
+  /** `unknown`: the name is not in the merged list the aggregate has (a fresher list might have it). */
+  | { kind: 'error'; code: number; message: string; data?: Record<string, unknown>; unknown?: 'tools' | 'prompts' }
   | { kind: 'forward'; server: string; message: JsonRpcMessage; raw?: string | undefined }
   | { kind: 'fanout'; capability: string };
 
-export interface RoutingContext {
+export interface RoutingContext<M extends MemberSource = MemberSource> {
   lists: AggregateLists;
-  /** The links of the enabled members, in profile order. */
-  members(): MemberLink[];
+  /** The enabled members, in profile order. */
+  members(): M[];
   /** Whether the member's rules expose a resource URI. */
   allowsResource(server: string, uri: string): boolean;
   /** The command that approves a held tool, for the error that refuses it. */
   holdHint(server: string, tool: string): string;
   /** A request of the aggregate's own to one member. */
-  request(link: MemberLink, method: string, params: Record<string, unknown> | undefined): Promise<unknown>;
+  request(link: M, method: string, params: Record<string, unknown> | undefined): Promise<unknown>;
   setLogLevel(level: string): void;
 }
 
@@ -41,7 +42,7 @@ const LISTS: Record<string, ['tools' | 'prompts' | 'resources' | 'templates', st
 };
 const matchers = new Map<string, RegExp>();
 
-export async function routeRequest(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext): Promise<Route> {
+export async function routeRequest<M extends MemberSource>(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext<M>): Promise<Route> {
   const params = message.params ?? {};
   const list = LISTS[message.method];
   if (list) {
@@ -81,7 +82,7 @@ async function routeNamed(message: JsonRpcRequest, raw: string | undefined, ctx:
   if (typeof name !== 'string') return { kind: 'error', code: INVALID_PARAMS, message: `Invalid params: ${what} name missing` };
   const merged = ctx.lists.cached(kind) ?? (await ctx.lists.get(kind));
   const entry = merged.data.byName.get(name);
-  if (!entry || !entry.enabled) return { kind: 'error', code: INVALID_PARAMS, message: `Unknown ${what}: ${name}` };
+  if (!entry || !entry.enabled) return { kind: 'error', code: INVALID_PARAMS, message: `Unknown ${what}: ${name}`, ...(entry ? {} : { unknown: kind }) };
   if ('held' in entry && entry.held) {
     return {
       kind: 'error',
@@ -95,10 +96,22 @@ async function routeNamed(message: JsonRpcRequest, raw: string | undefined, ctx:
   return { kind: 'forward', server: entry.server, message: { ...message, params: { ...params, name: original } } };
 }
 
-async function routeUri(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext, uri: string): Promise<Route> {
+/**
+ * The member a URI is subscribed at: the one that lists it or whose template matches, else the
+ * first member with resources whose rules allow it. Undefined when no member may have it.
+ */
+export async function uriOwner<M extends MemberSource>(uri: string, ctx: RoutingContext<M>): Promise<string | undefined> {
+  return (await ownerOf(uri, ctx, false)) ?? candidatesFor(uri, ctx)[0]?.server;
+}
+
+function candidatesFor<M extends MemberSource>(uri: string, ctx: RoutingContext<M>): M[] {
+  return ctx.members().filter((l) => hasResources(l) && ctx.allowsResource(l.server, uri));
+}
+
+async function routeUri<M extends MemberSource>(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext<M>, uri: string): Promise<Route> {
   const server = await ownerOf(uri, ctx, false);
   if (server) return { kind: 'forward', server, message, raw };
-  const candidates = ctx.members().filter((l) => hasResources(l) && ctx.allowsResource(l.server, uri));
+  const candidates = candidatesFor(uri, ctx);
   if (candidates.length === 1) return { kind: 'forward', server: candidates[0]!.server, message, raw };
   if (candidates.length === 0) return { kind: 'error', code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri}`, data: { uri } };
   if (message.method !== 'resources/read') return { kind: 'forward', server: candidates[0]!.server, message, raw };
@@ -147,6 +160,6 @@ async function routeCompletion(message: JsonRpcRequest, raw: string | undefined,
   return { kind: 'error', code: INVALID_PARAMS, message: 'Invalid params: ref must be a ref/prompt with a name or a ref/resource with a uri' };
 }
 
-function hasResources(link: MemberLink): boolean {
-  return link.init?.capabilities.resources !== undefined || !link.isUp;
+function hasResources(link: MemberSource): boolean {
+  return hasCapability(link, 'resources') || !link.isUp;
 }

@@ -6,7 +6,9 @@
  * owns it (aggregate-routing.ts): calls and prompt gets by exposed name, reads and subscriptions
  * by URI, completions by reference; server→client requests with ids rewritten per member so they
  * never collide, and the client's answers back to their member. A member that fails leaves the
- * others working; its requests fail with its name, and it is re-opened with backoff.
+ * others working; its requests fail with its name, and it is re-opened with backoff. A member
+ * whose config sets `requestTimeoutMs` has its requests cut at that deadline (member-deadlines.ts),
+ * whatever the profile's own is.
  */
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { ServerPort } from '../hub/server-port.js';
@@ -15,9 +17,10 @@ import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type J
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 import { mergedInitialize } from './aggregate-initialize.js';
-import { AggregateLists } from './aggregate-lists.js';
+import { ALL_KINDS, AggregateLists } from './aggregate-lists.js';
 import { routeRequest, type Route, type RoutingContext } from './aggregate-routing.js';
 import { ServerRequests } from './server-requests.js';
+import { MemberDeadlines } from './member-deadlines.js';
 import { MemberLink, unavailable, type MemberLinkOwner } from './member-link.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
 import type { ListKind, ServerCatalog } from './server-catalog.js';
@@ -33,7 +36,7 @@ export interface AggregateHost {
   logger: Logger;
   /** How long the aggregated `initialize` waits for slow members before answering without them. */
   initWaitMs: number;
-  /** Deadline of the aggregate's own requests to members (lists, fan-outs). */
+  /** Deadline of the aggregate's own requests to members (lists, fan-outs) that set none of their own. */
   requestTimeoutMs: number;
   closed(aggregate: AggregateUpstream): void;
 }
@@ -60,11 +63,19 @@ export class AggregateUpstream implements UpstreamConnection {
   /** Client request id → the member handling it. */
   private readonly inFlight = new Map<string, MemberLink>();
   private readonly serverRequests = new ServerRequests();
+  private readonly deadlines = new MemberDeadlines({
+    expired: (key, answer, cancel) => {
+      const link = this.inFlight.get(key);
+      this.inFlight.delete(key);
+      link?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancel });
+      this.reply(answer, true);
+    },
+  });
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private logLevel: string | undefined;
   private isClosed = false;
   private nextLinkIndex = 0;
-  private readonly routing: RoutingContext;
+  private readonly routing: RoutingContext<MemberLink>;
 
   constructor(private readonly host: AggregateHost) {
     this.profile = host.profile();
@@ -73,7 +84,7 @@ export class AggregateUpstream implements UpstreamConnection {
       members: () => this.enabledMembers().map((member) => ({ member, link: this.links.get(member.server)! })),
       catalog: host.catalog,
       pins: host.pins,
-      requestTimeoutMs: host.requestTimeoutMs,
+      timeoutFor: (server) => this.timeoutFor(server),
       logger: host.logger,
       changed: (kind) => this.listChanged(kind),
     });
@@ -109,6 +120,7 @@ export class AggregateUpstream implements UpstreamConnection {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.deadlines.clearAll();
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     this.host.closed(this);
@@ -123,7 +135,7 @@ export class AggregateUpstream implements UpstreamConnection {
     if (this.isClosed) return;
     this.profile = this.host.profile();
     this.syncMembers();
-    void this.lists.refresh(['tools', 'prompts', 'resources', 'templates']);
+    void this.lists.refresh(ALL_KINDS);
   }
 
   /** A pin changed (a tool changed, or was approved): the tools list may differ. */
@@ -156,6 +168,7 @@ export class AggregateUpstream implements UpstreamConnection {
     if (!entry || !link?.isUp) return false;
     const original = entry.item.name;
     this.inFlight.set(idKey(message.id), link);
+    this.deadlines.start(message, link.server, link.port?.requestTimeoutMs);
     return original === name ? link.send(message, raw) : link.send({ ...message, params: { ...message.params, name: original } });
   }
 
@@ -174,8 +187,10 @@ export class AggregateUpstream implements UpstreamConnection {
         const link = this.links.get(route.server);
         if (!link || !(await this.ready(link))) return this.reply(errorResponse(message.id, ...errorArgs(link, route.server)), true);
         this.inFlight.set(idKey(message.id), link);
+        this.deadlines.start(message, link.server, link.port?.requestTimeoutMs);
         if (!link.send(route.message, route.raw)) {
           this.inFlight.delete(idKey(message.id));
+          this.deadlines.clear(idKey(message.id));
           this.reply(errorResponse(message.id, ...errorArgs(link, route.server)), true);
         }
         return;
@@ -185,13 +200,18 @@ export class AggregateUpstream implements UpstreamConnection {
 
   private async internal(link: MemberLink, method: string, params: Record<string, unknown> | undefined): Promise<unknown> {
     if (!(await this.ready(link))) throw new Error(unavailable(link).message);
-    return link.request(method, params, this.host.requestTimeoutMs);
+    return link.request(method, params, this.timeoutFor(link.server));
+  }
+
+  /** A member's own request timeout when its config sets one, else the profile's. */
+  private timeoutFor(server: string): number {
+    return this.links.get(server)?.port?.requestTimeoutMs ?? this.host.requestTimeoutMs;
   }
 
   /** `logging/setLevel` and the like: to every member that has the capability, answered once. */
   private async fanOut(message: JsonRpcRequest, capability: string): Promise<void> {
     const targets = [...this.links.values()].filter((l) => l.isUp && l.init?.capabilities[capability] !== undefined);
-    await Promise.all(targets.map((l) => l.request(message.method, message.params, this.host.requestTimeoutMs).catch((err: Error) => this.host.logger.warn(err.message))));
+    await Promise.all(targets.map((l) => l.request(message.method, message.params, this.timeoutFor(l.server)).catch((err: Error) => this.host.logger.warn(err.message))));
     this.reply({ jsonrpc: '2.0', id: message.id, result: {} }, false);
   }
 
@@ -202,6 +222,7 @@ export class AggregateUpstream implements UpstreamConnection {
       if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
       const link = this.inFlight.get(idKey(requestId));
       this.inFlight.delete(idKey(requestId));
+      this.deadlines.clear(idKey(requestId));
       link?.send(message, raw);
       return;
     }
@@ -293,11 +314,10 @@ export class AggregateUpstream implements UpstreamConnection {
     up: (link) => {
       this.host.catalog.init(link.server, link.init!);
       if (this.logLevel && link.init?.capabilities.logging !== undefined) {
-        link.request('logging/setLevel', { level: this.logLevel }, this.host.requestTimeoutMs).catch(() => undefined);
+        link.request('logging/setLevel', { level: this.logLevel }, this.timeoutFor(link.server)).catch(() => undefined);
       }
       // A member that comes (back) up may list something else than before.
-      this.lists.forgetMember(link.server);
-      void this.lists.refresh(['tools', 'prompts', 'resources', 'templates']);
+      void this.lists.refresh(ALL_KINDS, [link.server]);
     },
     event: (link, event) => {
       if (event.type === 'stderr') this.onevent?.({ type: 'stderr', line: `[${link.server}] ${event.line}` });
@@ -310,6 +330,7 @@ export class AggregateUpstream implements UpstreamConnection {
     for (const [key, owner] of [...this.inFlight]) {
       if (owner !== link) continue;
       this.inFlight.delete(key);
+      this.deadlines.clear(key);
       const id = key.startsWith('n:') ? Number(key.slice(2)) : key.slice(2);
       const { code, message, data } = unavailable(link);
       this.reply(errorResponse(id, code, message, data), true);
@@ -322,7 +343,9 @@ export class AggregateUpstream implements UpstreamConnection {
   private fromMember(link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean): void {
     if (!('method' in message)) {
       // The answer to a forwarded client request: ids are the client's own.
-      this.inFlight.delete(idKey(message.id ?? ''));
+      const key = idKey(message.id ?? '');
+      if (!this.inFlight.delete(key) && this.deadlines.late(key)) return;
+      this.deadlines.clear(key);
       this.deliver(raw, local, message);
       return;
     }
@@ -347,15 +370,17 @@ export class AggregateUpstream implements UpstreamConnection {
         if (requestId !== undefined) this.deliver(JSON.stringify({ ...message, params: { ...message.params, requestId } }), false);
         return;
       }
+      case 'notifications/progress':
+        this.deadlines.progress((message.params as { progressToken?: unknown } | undefined)?.progressToken);
+        return this.deliver(raw, false, message);
       default:
-        // Progress, logging and resource updates carry the client's own tokens and URIs.
+        // Logging and resource updates carry the client's own URIs.
         this.deliver(raw, false, message);
     }
   }
 
   private memberListChanged(link: MemberLink, kinds: ListKind[]): void {
-    this.lists.forgetMember(link.server, kinds);
-    void this.lists.refresh(kinds);
+    void this.lists.refresh(kinds, [link.server]);
   }
 
   private listChanged(kind: ListKind): void {

@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from '../upstream/upstream.js';
+import type { MemberSource } from './member-source.js';
 
 export type LinkState = 'idle' | 'connecting' | 'up' | 'down';
 
@@ -33,9 +34,10 @@ export interface MemberLinkOwner {
 }
 
 const INTERNAL_ID = 'patchbay-agg-';
-const BACKOFF_MS = [250, 1000, 2000, 5000, 10_000, 30_000];
+/** Waits before a member that failed is tried again (both eras). */
+export const BACKOFF_MS = [250, 1000, 2000, 5000, 10_000, 30_000];
 
-export class MemberLink {
+export class MemberLink implements MemberSource {
   state: LinkState = 'idle';
   /** Why the member is down, a sentence naming the server. */
   error: string | undefined;
@@ -210,7 +212,7 @@ export class MemberError extends Error {
 }
 
 /** The error a client gets for a request its member cannot take. */
-export function unavailable(link: MemberLink): { code: number; message: string; data: Record<string, unknown> } {
+export function unavailable(link: { readonly server: string; readonly error: string | undefined }): { code: number; message: string; data: Record<string, unknown> } {
   const why = link.error ?? `server '${link.server}' is not connected`;
   return { code: ErrorCode.InternalError, message: `${why.startsWith(`server '${link.server}'`) ? why : `server '${link.server}' is unavailable: ${why}`}`, data: { server: link.server } };
 }

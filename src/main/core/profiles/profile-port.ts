@@ -1,13 +1,17 @@
 /**
- * A profile as the hub sees it: a ServerPort like any server's, whose `connect()` opens an
- * aggregated upstream (aggregate-upstream.ts). It keeps its live aggregates so that a profile
- * edit (a toggle, a member added) or an approval reaches connected clients as list changes,
- * without ending their sessions.
+ * A profile as the hub sees it: a ServerPort like any server's. Its `connect()` opens an
+ * aggregated legacy session (aggregate-upstream.ts); its `modernUpstream()` is the modern
+ * aggregate that serves the profile's 2026-07-28 clients (modern-aggregate.ts), reaching each
+ * member in the member's best era. It keeps its live aggregates so that a profile edit (a toggle,
+ * a member added) or an approval reaches connected clients as list changes — legacy sessions and
+ * modern listen streams alike — without ending them.
  */
-import type { ServerPort } from '../hub/server-port.js';
+import type { ModernReach, ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
+import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 import { AggregateUpstream } from './aggregate-upstream.js';
+import { ModernAggregate } from './modern-aggregate.js';
 import type { ResolvedProfile } from './profile-config.js';
 import type { ServerCatalog } from './server-catalog.js';
 import type { ToolPins } from './tool-pins.js';
@@ -22,6 +26,9 @@ export interface ProfilePortDeps {
   requestTimeoutMs: number;
 }
 
+/** How much longer than its members' own deadlines the profile's backstop deadline is. */
+const BACKSTOP_GRACE_MS = 1000;
+
 /** `@name`: the id of a profile's sessions, and the path after `/mcp/`. */
 export function profileId(name: string): string {
   return `@${name}`;
@@ -29,11 +36,12 @@ export function profileId(name: string): string {
 
 export class ProfilePort implements ServerPort {
   readonly stateless = false;
-  readonly requestTimeoutMs = undefined;
   /** The aggregate answers `initialize` itself once its members did or its own wait ran out. */
   readonly startupTimeoutMs = undefined;
   readonly transportLabel = 'profile';
   private readonly live = new Set<AggregateUpstream>();
+  private modern: ModernAggregate | undefined;
+  private reach: ModernReach | undefined;
 
   constructor(
     private resolved: ResolvedProfile,
@@ -46,6 +54,24 @@ export class ProfilePort implements ServerPort {
 
   get profile(): ResolvedProfile {
     return this.resolved;
+  }
+
+  /**
+   * The deadline the hub puts on a client's request to the profile. Each member's own
+   * `requestTimeoutMs` is applied by the aggregates themselves (with an error naming the member);
+   * this one is the backstop behind them and only has to let the longest run, its members'
+   * startup included: a little longer than the longest when every enabled member sets one (never
+   * less than the profile's own deadline for its requests to members), else the hub's default.
+   */
+  get requestTimeoutMs(): number | undefined {
+    let longest = 0;
+    for (const member of this.resolved.members) {
+      if (member.state !== 'enabled') continue;
+      const own = this.deps.port(member.server)?.requestTimeoutMs;
+      if (own === undefined) return undefined;
+      longest = Math.max(longest, own);
+    }
+    return longest > 0 ? Math.max(longest + BACKSTOP_GRACE_MS, this.deps.requestTimeoutMs) : undefined;
   }
 
   /** Aggregated sessions open now. */
@@ -69,17 +95,38 @@ export class ProfilePort implements ServerPort {
     return Promise.resolve(aggregate);
   }
 
-  /** The profile or the servers changed: every live session follows. */
+  /** The profile's modern aggregate: one for all its modern clients (the era has no sessions). */
+  modernUpstream(hub: ModernReach): Promise<ModernUpstream | undefined> {
+    this.reach = hub;
+    this.modern ??= new ModernAggregate({
+      profile: () => this.resolved,
+      port: (server) => this.deps.port(server),
+      reach: () => this.reach!,
+      catalog: this.deps.catalog,
+      pins: this.deps.pins,
+      version: this.deps.version,
+      logger: this.deps.logger.child(this.id),
+      initWaitMs: this.deps.initWaitMs,
+      requestTimeoutMs: this.deps.requestTimeoutMs,
+    });
+    return Promise.resolve(this.modern);
+  }
+
+  /** The profile or the servers changed: every live session and listen stream follows. */
   update(next: ResolvedProfile): void {
     this.resolved = next;
     for (const aggregate of this.live) aggregate.reconfigure();
+    this.modern?.reconfigure();
   }
 
   pinsChanged(): void {
     for (const aggregate of this.live) aggregate.pinsChanged();
+    this.modern?.pinsChanged();
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.live].map((a) => a.close()));
+    const modern = this.modern;
+    this.modern = undefined;
+    await Promise.all([...[...this.live].map((a) => a.close()), modern?.close()]);
   }
 }
