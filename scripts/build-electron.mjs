@@ -1,4 +1,4 @@
-// Bundles the desktop app's three entry points, each into files that need nothing from
+// Bundles the desktop app's four entry points, each into files that need nothing from
 // node_modules at run time (so the packaged app does not depend on how Electron resolves ESM
 // packages inside app.asar — issue 18; undici and jsonc-parser have no `exports` field):
 // - the main process → dist/main/electron/main.js (package.json "main"); the engine, which
@@ -6,7 +6,10 @@
 // - the sandboxed preload (a sandboxed preload can require only 'electron' and a few built-ins,
 //   never our other modules) → dist/preload/preload.cjs;
 // - the relay that Claude Desktop runs with the app's executable in Node mode, shipped outside
-//   app.asar → dist/relay/patchbay-relay.mjs.
+//   app.asar → dist/relay/patchbay-relay.mjs;
+// - Patchbay's demo server, which a fresh data dir's config runs the same way (the app's
+//   executable in Node mode; no Node.js or npx on the machine), also shipped outside app.asar
+//   (src/main/electron/demo-server-entry.ts says why) → dist/demo/patchbay-demo-server.mjs.
 // Types are checked by `npm run typecheck` (tsconfig.electron.json), not here. Run by
 // `npm run build:electron`, which `npm run build` runs last.
 import { fileURLToPath } from 'node:url';
@@ -55,4 +58,6 @@ await build({
 });
 
 await build(nodeBundle('src/main/electron/relay/relay-main.ts', 'dist/relay', 'patchbay-relay.mjs', []));
-console.log('built dist/main/electron/main.js, dist/preload/preload.cjs and dist/relay/patchbay-relay.mjs');
+
+await build(nodeBundle('src/main/demo/demo-server.ts', 'dist/demo', 'patchbay-demo-server.mjs', []));
+console.log('built dist/main/electron/main.js, dist/preload/preload.cjs, dist/relay/patchbay-relay.mjs and dist/demo/patchbay-demo-server.mjs');

@@ -35,7 +35,7 @@ interface Reply {
 
 /** `npm run build` builds the desktop app too (build:electron): fail with the fix, not a spawn error. */
 export function requireDesktopBuild(): void {
-  for (const file of ['dist/main/electron/main.js', 'dist/preload/preload.cjs', 'dist/relay/patchbay-relay.mjs', 'dist/renderer/index.html']) {
+  for (const file of ['dist/main/electron/main.js', 'dist/preload/preload.cjs', 'dist/relay/patchbay-relay.mjs', 'dist/demo/patchbay-demo-server.mjs', 'dist/renderer/index.html']) {
     if (!existsSync(path.join(APP_DIR, file))) throw new Error(`${file} is missing: run \`npm run build\` first (it runs build:electron)`);
   }
 }

@@ -6,6 +6,7 @@ import type { StartAtLogin } from '../core/index.js';
 import type { RelayLauncher } from '../core/index.js';
 import type { EngineOptions } from '../core/index.js';
 import type { SecretStore } from '../core/index.js';
+import type { StdioServerConfig } from '../../shared/config-schema.js';
 import type { ExternalUrls } from './external-urls.js';
 
 export interface DesktopEngineInputs {
@@ -16,6 +17,8 @@ export interface DesktopEngineInputs {
   launcher: RelayLauncher;
   /** The built renderer, also served to browsers at /ui by the hub. */
   uiRoot: string;
+  /** The demo server a fresh data dir starts with: the app's executable in Node mode (demo-server-entry.ts). */
+  demoServer: StdioServerConfig;
 }
 
 export function desktopEngineOptions(inputs: DesktopEngineInputs): EngineOptions {
@@ -30,5 +33,7 @@ export function desktopEngineOptions(inputs: DesktopEngineInputs): EngineOptions
     startAtLogin: inputs.startAtLogin,
     clients: { launcher: inputs.launcher },
     uiRoot: inputs.uiRoot,
+    // Core's default runs dist/main/demo with this Node; inside Electron it gives none.
+    demoServer: inputs.demoServer,
   };
 }

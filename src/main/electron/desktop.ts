@@ -13,7 +13,9 @@ import { APP_SCHEME } from './app-origin.js';
 import { appFiles } from './app-paths.js';
 import { appProtocolHandler } from './app-protocol.js';
 import { reportEngineFailure } from './boot-failure.js';
+import { demoScriptLocation, desktopDemoServer } from './demo-server-entry.js';
 import { desktopEngineOptions } from './desktop-engine-options.js';
+import { guardDownloads } from './downloads.js';
 import { OneTimeHints } from './desktop-hints.js';
 import { DesktopTray } from './desktop-tray.js';
 import { EngineHost, type HubState } from './engine-host.js';
@@ -71,7 +73,7 @@ export async function bootDesktop({ launch, dataDir, logFile, logger, closeLog }
   const host = new EngineHost({
     start: async () => {
       secrets ??= await openDesktopSecrets({ dataDir, encryptor: safeStorageEncryptor(safeStorage, platform), logger: logger.child('secrets') });
-      const options = desktopEngineOptions({ dataDir, secrets: secrets.store, externalUrls, startAtLogin, launcher: desktopRelayLauncher(relay), uiRoot: files.rendererRoot });
+      const options = desktopEngineOptions({ dataDir, secrets: secrets.store, externalUrls, startAtLogin, launcher: desktopRelayLauncher(relay), uiRoot: files.rendererRoot, demoServer: desktopDemoServer(relay) });
       return (await loadEngine()).startEngine(options);
     },
     logger: logger.child('engine'),
@@ -109,6 +111,8 @@ export async function bootDesktop({ launch, dataDir, logFile, logger, closeLog }
     },
     logger: logger.child('window'),
   });
+  // The page's exports (blob:) and content downloads (data:) go through Electron's save dialog; nothing else downloads.
+  guardDownloads(session.defaultSession, { windowContentsId: () => window.webContentsId, logger: logger.child('downloads') });
 
   const updates = new UpdateChecker({
     feed: updateFeedSetting(process.env),
@@ -211,7 +215,8 @@ export async function bootDesktop({ launch, dataDir, logFile, logger, closeLog }
     void trayHostKnown.then(() => policy === 'minimize' && window.showMinimized());
   }
 
-  await installRelayScript(relay, logger);
+  await installShippedScript(relayScriptLocation(relay), 'relay script', logger);
+  await installShippedScript(demoScriptLocation(relay), 'demo server', logger);
   await host.start();
   booted = true;
   const first = host.state;
@@ -258,14 +263,13 @@ async function setServerEnabled(host: EngineHost, id: string, enabled: boolean, 
   notify({ title: `Could not ${enabled ? 'enable' : 'disable'} '${id}'`, body: result.message, onClick: { kind: 'window', route: `servers/${encodeURIComponent(id)}` } });
 }
 
-/** An AppImage's relay entries point at a copy of the script in the data dir (see relay-launcher.ts). */
-async function installRelayScript(inputs: RelayLauncherInputs, logger: Logger): Promise<void> {
-  const { script, copyFrom } = relayScriptLocation(inputs);
+/** An AppImage's relay and demo server entries point at copies in the data dir (see relay-launcher.ts). */
+async function installShippedScript({ script, copyFrom }: { script: string; copyFrom?: string }, what: string, logger: Logger): Promise<void> {
   if (!copyFrom) return;
   try {
     await mkdir(path.dirname(script), { recursive: true, mode: 0o700 });
     await copyFile(copyFrom, script);
   } catch (err) {
-    logger.error(`could not copy the relay script to ${script}: ${(err as Error).message}`);
+    logger.error(`could not copy the ${what} to ${script}: ${(err as Error).message}`);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * electron-builder.yml against electron-builder's own JSON schema (the scheme.json its
  * app-builder-lib ships and validates with), plus what the app expects of the package: icons,
- * tray images, the relay script outside app.asar, the targets the issue names.
+ * tray images, the relay and demo server scripts outside app.asar, the targets the issue names.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { APP_USER_MODEL_ID } from './app-identity.js';
 import { appFiles } from './app-paths.js';
+import { DEMO_SCRIPT_FOLDER, DEMO_SCRIPT_NAME } from './demo-server-entry.js';
 import { RELAY_SCRIPT_NAME } from './relay-launcher.js';
 import { allTrayIconNames } from './tray-icons.js';
 
@@ -62,8 +63,11 @@ describe('electron-builder.yml', () => {
     expect(config.linux.executableName).toMatch(/patchbay/i);
   });
 
-  it('ships the relay script outside app.asar where the launcher looks for it', () => {
-    expect(config.extraResources).toEqual([{ from: `dist/relay/${RELAY_SCRIPT_NAME}`, to: `relay/${RELAY_SCRIPT_NAME}` }]);
+  it('ships the relay and the demo server scripts outside app.asar where the app looks for them', () => {
+    expect(config.extraResources).toEqual([
+      { from: `dist/relay/${RELAY_SCRIPT_NAME}`, to: `relay/${RELAY_SCRIPT_NAME}` },
+      { from: `dist/${DEMO_SCRIPT_FOLDER}/${DEMO_SCRIPT_NAME}`, to: `${DEMO_SCRIPT_FOLDER}/${DEMO_SCRIPT_NAME}` },
+    ]);
   });
 
   it('flips every Electron fuse on purpose (RunAsNode stays on: the relay runs the executable as Node)', () => {

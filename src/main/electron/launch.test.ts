@@ -131,6 +131,14 @@ describe('the built desktop app under a stand-in for Electron', { timeout: 120_0
     expect(status).toMatchObject({ ok: true, value: { port: hub.port } });
     expect(await app.command('ipc-invoke', { channel: 'hub.status', arg: {}, frameUrl: 'https://evil.example/' })).toMatchObject({ ok: false, code: 'ipc_forbidden' });
 
+    // Downloads the page starts (the inspector's export: a blob: of the page; content: data:), as
+    // the stand-in's session reports them: one handler lets them through to Electron's save dialog
+    // (no save path set by the app), and refuses a web URL or another web contents' download.
+    expect(await app.command('download', { url: 'blob:app://patchbay/8d3c1e52-0b7a-4c11-9a43-2f1d6c1a7b10', filename: 'session.har' })).toEqual({ cancelled: false, savePath: null, handlers: 1 });
+    expect(await app.command('download', { url: 'data:image/png;base64,iVBORw0KGgo=', filename: 'image.png' })).toMatchObject({ cancelled: false, savePath: null });
+    expect(await app.command('download', { url: 'https://evil.example/payload.exe' })).toMatchObject({ cancelled: true });
+    expect(await app.command('download', { url: 'blob:app://patchbay/8d3c1e52-0b7a-4c11-9a43-2f1d6c1a7b10', fromWindow: false })).toMatchObject({ cancelled: true });
+
     // Tray actions: the export opens on Claude Desktop; the copied URL carries the header; logs.
     let mark = app.calls.at(-1)!.seq;
     await app.command('tray-click', { label: 'Export to Claude Desktop…' });
@@ -148,6 +156,46 @@ describe('the built desktop app under a stand-in for Electron', { timeout: 120_0
     expect(app.calls.some((c) => c.seq > mark && c.api === 'Tray.destroy')).toBe(true);
     expect(await hubJson(home.dataDir)).toBeUndefined();
     expect(await readFile(path.join(home.dataDir, 'logs', 'desktop.log'), 'utf8')).toContain('stopped cleanly');
+  });
+
+  it("a fresh data dir gets Patchbay's demo server as the app runs it — its executable in Node mode, the bundled script — and that script serves MCP under plain Node", async () => {
+    // No config and no hub token yet: what a new user's first launch finds (the data dir itself is created by the app).
+    const home = await tempDir('patchbay-desktop-launch-');
+    const dataDir = path.join(home, 'data');
+    const app = launch({ home, dataDir });
+    // The config is written before the engine binds its port. A fresh config has the default port,
+    // which this machine may or may not have free: either outcome of the start will do here.
+    await app.waitForCall((c) => c.api === 'Tray.setContextMenu' && (c.items as Array<{ label?: string }>).some((i) => /^Hub (serving on port|failed:) /.test(i.label ?? '')), 'the hub started or failed');
+    const script = path.join(APP_DIR, 'dist', 'demo', 'patchbay-demo-server.mjs');
+    const config = JSON.parse(await readFile(path.join(dataDir, 'config.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    // process.execPath is the app's executable in Electron; under the stand-in it is this Node.
+    expect(config).toEqual({ mcpServers: { demo: { command: process.execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: '1' }, demo: true } } });
+    expect(await quit(app)).toBe(0);
+
+    // The entry runs as written (Node stands in for the app's executable in Node mode): a real MCP
+    // server on stdio, needing nothing but the one file.
+    const demo = config.mcpServers.demo!;
+    const server = spawn(demo.command, demo.args, { env: { ...process.env, ...demo.env }, cwd: home, stdio: ['pipe', 'pipe', 'pipe'] });
+    onCleanup(() => server.exitCode === null && server.signalCode === null && server.pid !== undefined && killQuietly(server.pid));
+    const lines = createInterface({ input: server.stdout! });
+    const answers = new Map<number, (message: Record<string, unknown>) => void>();
+    lines.on('line', (line) => {
+      const message = JSON.parse(line) as { id?: number };
+      if (typeof message.id === 'number') answers.get(message.id)?.(message);
+    });
+    const ask = (id: number, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
+      const answer = new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
+      server.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      return answer;
+    };
+    const init = await ask(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'launch-test', version: '1' } });
+    expect(init.result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'patchbay-demo' } });
+    server.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const tools = (await ask(2, 'tools/list')).result as { tools: Array<{ name: string }> };
+    expect(tools.tools.map((t) => t.name)).toContain('echo');
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.stdin!.end();
+    expect(await exited).toBe(0);
   });
 
   it("on Windows, sets the installer shortcut's AppUserModelID before `ready`, so notifications are the app's", async () => {

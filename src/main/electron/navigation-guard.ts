@@ -2,6 +2,8 @@
  * The window stays on the app's page: navigation elsewhere, redirects, webviews and new windows
  * are refused (a new-window request for a URL the app produced goes to the default browser), and
  * every permission a page could ask for (camera, notifications, clipboard reads, …) is denied.
+ * A download (`<a download>` of a blob: or data: URL: the inspector's export) is no navigation:
+ * Chromium never asks will-navigate about it, and downloads.ts decides it.
  */
 import type { Session, WebContents } from 'electron';
 import type { Logger } from '../core/index.js';

@@ -1,10 +1,10 @@
 /**
  * What the installed app loads is what electron-builder packs (issue 18): the imports of the BUILT
- * entry points — the main process, the preload, the relay — are walked file by file. Every file
- * reached must be packed by electron-builder.yml (`files`, or `extraResources` for the relay);
- * every package must be a production dependency (or Electron's or Node's own); the preload may
- * load nothing but `electron` (it runs sandboxed), the relay nothing but Node's built-ins (it
- * runs in Node mode, outside app.asar). Imports are read from the syntax tree, so code that only
+ * entry points — the main process, the preload, the relay, the demo server — are walked file by
+ * file. Every file reached must be packed by electron-builder.yml (`files`, or `extraResources`
+ * for the relay and the demo server); every package must be a production dependency (or
+ * Electron's or Node's own); the preload may load nothing but `electron` (it runs sandboxed), the
+ * relay and the demo server nothing but Node's built-ins (they run in Node mode, outside app.asar). Imports are read from the syntax tree, so code that only
  * mentions `require("…")` inside a string is not taken for an import. Files a bundled module finds
  * relative to itself (`new URL('…', import.meta.url)`) are checked too: bundling moves modules.
  */
@@ -17,6 +17,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireDesktopBuild } from '../../../test/desktop/desktop-harness.js';
 import { REPO_ROOT } from '../../../test/helpers/repo-paths.js';
 import { appFiles } from './app-paths.js';
+import { demoScriptLocation } from './demo-server-entry.js';
+import { relayScriptLocation, type RelayLauncherInputs } from './relay-launcher.js';
 import { allTrayIconNames } from './tray-icons.js';
 
 interface BuilderConfig {
@@ -131,7 +133,8 @@ describe('what the packaged app loads is what electron-builder packs', { timeout
     const unusedInTheApp = [
       // the CLI's relay launcher: the desktop passes its own (desktopRelayLauncher)
       'bin/patchbay.js',
-      // the first run's demo server entry: core/config/first-run.ts gives none inside Electron
+      // core's first-run demo server entry (dist/main/demo, for plain Node): core/config/first-run.ts
+      // gives none inside Electron, and the desktop passes its own (desktopDemoServer, tested below)
       'demo/demo-server.js',
     ];
     const used = selfRelative.filter((f) => !unusedInTheApp.some((known) => f.endsWith(known)));
@@ -150,12 +153,37 @@ describe('what the packaged app loads is what electron-builder packs', { timeout
     expect(packed(preload)).toBe(true);
   });
 
+  /** A packaged app's layout (Linux deb): where extraResources land is `process.resourcesPath`. */
+  const installed: RelayLauncherInputs = { platform: 'linux', isPackaged: true, execPath: '/opt/Patchbay/patchbay-desktop', resourcesPath: '/opt/Patchbay/resources', appPath: '/opt/Patchbay/resources/app.asar', dataDir: '/home/me/.config/patchbay' };
+  /** The extraResources entry shipping `from`, and where it lands in the installed app. */
+  const shipped = (from: string): string => {
+    const entry = config.extraResources.find((e) => e.from === from);
+    expect(entry, `${from} is not in extraResources`).toBeDefined();
+    return path.posix.join(installed.resourcesPath, entry!.to);
+  };
+
   it("the relay is one file of Node built-ins, shipped outside app.asar where the app's launcher points", () => {
-    const relay = config.extraResources[0]!.from;
+    const relay = 'dist/relay/patchbay-relay.mjs';
+    expect(relayScriptLocation({ ...installed, platform: process.platform, isPackaged: false, appPath: REPO_ROOT }).script).toBe(path.join(REPO_ROOT, relay));
     const graph = walk(relay);
     expect(graph.files).toEqual([relay]);
     expect(graph.bare.filter((s) => !isBuiltin(s))).toEqual([]);
     expect(packed(relay)).toBe(false);
+    expect(relayScriptLocation(installed).script).toBe(shipped(relay));
+  });
+
+  it('the demo server is one file of Node built-ins, shipped outside app.asar where the first-run entry points', () => {
+    const demo = 'dist/demo/patchbay-demo-server.mjs';
+    // Development runs point at the build itself; the packaged app at the shipped copy.
+    expect(demoScriptLocation({ ...installed, platform: process.platform, isPackaged: false, appPath: REPO_ROOT }).script).toBe(path.join(REPO_ROOT, demo));
+    const readBefore = selfRelative.length;
+    const graph = walk(demo);
+    expect(graph.files).toEqual([demo]);
+    expect(graph.bare.filter((s) => !isBuiltin(s))).toEqual([]);
+    // It reads nothing from beside itself: the copy in resources/demo/ (or an AppImage's data dir) runs alone.
+    expect(selfRelative.slice(readBefore)).toEqual([]);
+    expect(packed(demo)).toBe(false);
+    expect(demoScriptLocation(installed).script).toBe(shipped(demo));
   });
 
   it("the UI's files, the tray images and the window icon are packed", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadClients } from '../core/index.js';
 import { appLaunchCommand, desktopRelayLauncher, relayScriptLocation, type RelayLauncherInputs } from './relay-launcher.js';
 import { parseRelayArgs } from './relay/relay-entry.js';
+import { demoScriptLocation, desktopDemoServer } from './demo-server-entry.js';
 
 const CASES: Array<{ name: string; inputs: RelayLauncherInputs; command: string; script: string }> = [
   {
@@ -69,5 +70,23 @@ describe('the desktop relay launcher', () => {
     expect(parseRelayArgs(['relay', '@'])).toMatchObject({ ok: false });
     expect(parseRelayArgs(['relay', '../etc'])).toMatchObject({ ok: false });
     expect(parseRelayArgs(['serve'])).toMatchObject({ ok: false });
+  });
+});
+
+describe("the desktop app's demo server entry (a fresh data dir's config)", () => {
+  for (const c of CASES) {
+    it(`is the app's executable in Node mode with the bundled demo script beside the relay's: ${c.name}`, () => {
+      const script = c.script.replace(/([\\/])relay\1patchbay-relay\.mjs$/, '$1demo$1patchbay-demo-server.mjs');
+      expect(script).not.toBe(c.script);
+      expect(desktopDemoServer(c.inputs)).toEqual({ command: c.command, args: [script], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    });
+  }
+
+  it('is copied out of an AppImage mount only, and points at the build in development', () => {
+    expect(demoScriptLocation(CASES[3]!.inputs)).toEqual({ script: '/home/me/.config/patchbay/demo/patchbay-demo-server.mjs', copyFrom: '/tmp/.mount_PatchbAbC123/resources/demo/patchbay-demo-server.mjs' });
+    for (const c of CASES.slice(0, 3)) expect(demoScriptLocation(c.inputs).copyFrom).toBeUndefined();
+    const dev = desktopDemoServer({ platform: 'linux', isPackaged: false, execPath: '/repo/node_modules/electron/dist/electron', resourcesPath: '/repo/node_modules/electron/dist/resources', appPath: '/repo', dataDir: '/home/me/.config/patchbay' });
+    // No PATCHBAY_APP_ENTRY: unlike the relay, the demo server never starts the app.
+    expect(dev).toEqual({ command: '/repo/node_modules/electron/dist/electron', args: ['/repo/dist/demo/patchbay-demo-server.mjs'], env: { ELECTRON_RUN_AS_NODE: '1' } });
   });
 });

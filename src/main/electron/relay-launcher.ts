@@ -30,12 +30,21 @@ export interface RelayLauncherInputs {
   appImage?: string | undefined;
 }
 
-/** Where the relay script is when the app runs; `copyTo` is set when it must be copied first. */
-export function relayScriptLocation(inputs: RelayLauncherInputs): { script: string; copyFrom?: string } {
+/**
+ * Where a script the app ships outside app.asar (`extraResources` to `<folder>/<name>`, built into
+ * `dist/<folder>/<name>`) is when the app runs; `copyFrom` is set when it must be copied there
+ * first (an AppImage: the copy in `<data dir>/<folder>/` outlives the mount).
+ */
+export function shippedScriptLocation(inputs: RelayLauncherInputs, folder: string, name: string): { script: string; copyFrom?: string } {
   const p = pathFor(inputs.platform);
-  const shipped = inputs.isPackaged ? p.join(inputs.resourcesPath, 'relay', RELAY_SCRIPT_NAME) : p.join(inputs.appPath, 'dist', 'relay', RELAY_SCRIPT_NAME);
-  if (isAppImage(inputs)) return { script: relayScriptCopy(inputs.platform, inputs.dataDir), copyFrom: shipped };
+  const shipped = inputs.isPackaged ? p.join(inputs.resourcesPath, folder, name) : p.join(inputs.appPath, 'dist', folder, name);
+  if (isAppImage(inputs)) return { script: p.join(inputs.dataDir, folder, name), copyFrom: shipped };
   return { script: shipped };
+}
+
+/** Where the relay script is when the app runs; `copyFrom` is set when it must be copied first. */
+export function relayScriptLocation(inputs: RelayLauncherInputs): { script: string; copyFrom?: string } {
+  return shippedScriptLocation(inputs, 'relay', RELAY_SCRIPT_NAME);
 }
 
 /** The stable copy of the relay script an AppImage's entries point at. */
@@ -43,10 +52,18 @@ export function relayScriptCopy(platform: NodeJS.Platform, dataDir: string): str
   return pathFor(platform).join(dataDir, 'relay', RELAY_SCRIPT_NAME);
 }
 
+/**
+ * The executable that runs a shipped script in Node mode (with `ELECTRON_RUN_AS_NODE=1`): the
+ * app's own, or the AppImage file (its runtime passes the environment on to the executable inside).
+ */
+export function nodeModeCommand(inputs: RelayLauncherInputs): string {
+  return isAppImage(inputs) ? inputs.appImage! : inputs.execPath;
+}
+
 /** The launcher the desktop app hands to the engine's client-config export. */
 export function desktopRelayLauncher(inputs: RelayLauncherInputs): RelayLauncher {
   const { script } = relayScriptLocation(inputs);
-  const command = isAppImage(inputs) ? inputs.appImage! : inputs.execPath;
+  const command = nodeModeCommand(inputs);
   const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
   // `electron` alone is not the app: in development the relay must name the app dir to start it.
   if (!inputs.isPackaged) env[APP_ENTRY_ENV] = inputs.appPath;

@@ -1,4 +1,4 @@
-/** The small policies of the shell: external URLs, notifications, start at login, quitting, the engine host. */
+/** The small policies of the shell: external URLs, downloads, notifications, start at login, quitting, the engine host. */
 import { EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,9 +7,12 @@ import { describe, expect, it, vi, type Mock } from 'vitest';
 import type { ApiEvent } from '../../shared/api/contract.js';
 import type { RunningEngine } from '../core/index.js';
 import { createLogger } from '../core/index.js';
+import { DESKTOP_CSP } from './csp.js';
+import { downloadAllowed, guardDownloads } from './downloads.js';
 import { EngineHost } from './engine-host.js';
 import { ExternalUrls } from './external-urls.js';
 import { installGracefulQuit } from './graceful-quit.js';
+import { guardWebContents } from './navigation-guard.js';
 import { NotificationPolicy } from './notifications.js';
 import { OneTimeHints } from './desktop-hints.js';
 import { hubConnectionText } from './hub-connection.js';
@@ -37,6 +40,68 @@ describe('external URLs', () => {
     urls.produced('javascript:alert(1)');
     expect(urls.openFromRenderer('javascript:alert(1)')).toBe('refused');
     expect(opened).toHaveLength(3);
+  });
+});
+
+describe('downloads (the inspector export, content links) under the navigation guard and the CSP', () => {
+  // What the renderer makes: sessions-commands.ts clicks an <a download> on a blob: of the page;
+  // content-view.tsx renders a data: link with `download`.
+  const exportUrl = 'blob:app://patchbay/8d3c1e52-0b7a-4c11-9a43-2f1d6c1a7b10';
+  const contentUrl = 'data:application/pdf;base64,JVBERi0xLjcK';
+
+  it('allows the page its own blob: URLs and inline data: only', () => {
+    expect(downloadAllowed(exportUrl)).toBe(true);
+    expect(downloadAllowed(contentUrl)).toBe(true);
+    expect(downloadAllowed('DATA:text/plain,hi')).toBe(true);
+    for (const url of ['blob:https://evil.example/8d3c1e52', 'blob:null/8d3c1e52', 'blob:app://other/8d3c1e52', 'blob:app://x@patchbay/1', 'https://evil.example/payload.exe', 'http://127.0.0.1:39517/api', 'file:///etc/passwd', 'app://patchbay/index.html', 'javascript:alert(1)', '']) {
+      expect(downloadAllowed(url), url).toBe(false);
+    }
+  });
+
+  it("lets the window's downloads through to Electron's save dialog, and cancels the rest", () => {
+    const session = new EventEmitter();
+    const warnings: string[] = [];
+    const log = { ...logger, info: () => undefined, warn: (m: string) => void warnings.push(m) } as unknown as typeof logger;
+    guardDownloads(session as never, { windowContentsId: () => 7, logger: log });
+    expect(session.listenerCount('will-download')).toBe(1);
+    const download = (url: string, contents: { id: number } | undefined): { cancelled: boolean; savePath: string | undefined } => {
+      let cancelled = false;
+      let savePath: string | undefined;
+      const item = { getURL: () => url, getFilename: () => 'session.har', getMimeType: () => 'application/json', setSavePath: (p: string) => void (savePath = p), cancel: () => void (cancelled = true) };
+      session.emit('will-download', { preventDefault: () => void (cancelled = true) }, item, contents);
+      return { cancelled, savePath };
+    };
+    // Allowed, with no save path set: Electron asks where to save (nothing written without a choice).
+    expect(download(exportUrl, { id: 7 })).toEqual({ cancelled: false, savePath: undefined });
+    expect(download(contentUrl, { id: 7 })).toEqual({ cancelled: false, savePath: undefined });
+    expect(download('https://evil.example/payload.exe', { id: 7 })).toMatchObject({ cancelled: true });
+    expect(download(exportUrl, { id: 8 })).toMatchObject({ cancelled: true });
+    expect(download(exportUrl, undefined)).toMatchObject({ cancelled: true });
+    expect(warnings).toHaveLength(3);
+    // The refusal names the scheme, never the URL (a data: URL is content).
+    expect(warnings.join('\n')).not.toContain('evil.example');
+  });
+
+  it('navigating the window to those URLs stays refused, and the CSP has no directive that blocks a download', () => {
+    const contents = Object.assign(new EventEmitter(), { windowOpenHandler: undefined as undefined | ((d: { url: string }) => { action: string }), setWindowOpenHandler(h: (d: { url: string }) => { action: string }) { this.windowOpenHandler = h; } });
+    const opened: string[] = [];
+    guardWebContents(contents as never, new ExternalUrls(async (u) => void opened.push(u), logger), logger);
+    for (const url of [exportUrl, contentUrl]) {
+      let prevented = false;
+      contents.emit('will-navigate', { url, preventDefault: () => void (prevented = true) });
+      expect(prevented, `navigation to ${url}`).toBe(true);
+      let redirected = false;
+      contents.emit('will-redirect', { url, preventDefault: () => void (redirected = true) });
+      expect(redirected, `redirect to ${url}`).toBe(true);
+      expect(contents.windowOpenHandler!({ url })).toEqual({ action: 'deny' });
+    }
+    expect(opened).toEqual([]);
+    // A `sandbox` directive would block downloads unless it allowed them; `navigate-to` is not a
+    // directive browsers keep. Fetching stays off: the export's content comes through IPC.
+    const directives = DESKTOP_CSP.split(';').map((d) => d.trim().split(/\s+/)[0]);
+    expect(directives).not.toContain('sandbox');
+    expect(directives).not.toContain('navigate-to');
+    expect(DESKTOP_CSP).toContain("connect-src 'none'");
   });
 });
 

@@ -3,7 +3,7 @@
 // Each is answered with { type: 'reply', id, ok, value | error }.
 import { currentTray } from './fake-tray.mjs';
 import { ipcHandlers, notifications, pendingDialogs } from './fake-services.mjs';
-import { protocolHandlers, windows } from './fake-windows.mjs';
+import { defaultSession, protocolHandlers, windows } from './fake-windows.mjs';
 
 /** @type {Record<string, (msg: any) => unknown>} */
 const commands = {
@@ -38,6 +38,30 @@ const commands = {
     return handler({ sender: win.webContents, senderFrame: { url: frameUrl ?? win.webContents.url, parent: null } }, arg);
   },
   'ipc-channels': () => [...ipcHandlers.keys()],
+  /**
+   * What Chromium does when a page clicks an `<a download>` (it is a download, not a navigation):
+   * the default session's 'will-download' with a stand-in DownloadItem, from the window's page (or,
+   * `fromWindow: false`, from some other web contents). Answers whether the app cancelled it and
+   * whether it set a save path itself (none: Electron then shows its save dialog).
+   */
+  download: ({ url, filename, fromWindow }) => {
+    const win = [...windows.values()][0];
+    if (!win && fromWindow !== false) throw new Error('no window');
+    const contents = fromWindow === false ? { id: -1 } : win?.webContents;
+    let cancelled = false;
+    /** @type {string | undefined} */
+    let savePath;
+    const item = {
+      getURL: () => url,
+      getFilename: () => filename ?? 'download',
+      getMimeType: () => '',
+      cancel: () => void (cancelled = true),
+      setSavePath: (/** @type {string} */ p) => void (savePath = p),
+      setSaveDialogOptions: () => undefined,
+    };
+    defaultSession.emit('will-download', { preventDefault: () => void (cancelled = true) }, item, contents);
+    return { cancelled, savePath: savePath ?? null, handlers: defaultSession.listenerCount('will-download') };
+  },
   'dialog-answer': ({ dialogId, response }) => {
     const answer = pendingDialogs.get(dialogId);
     if (!answer) throw new Error(`no open dialog ${dialogId}`);

@@ -24,7 +24,7 @@ export const protocol = {
   isProtocolHandled: (/** @type {string} */ scheme) => protocolHandlers.has(scheme),
 };
 
-const defaultSession = Object.assign(new EventEmitter(), {
+export const defaultSession = Object.assign(new EventEmitter(), {
   setPermissionRequestHandler: (/** @type {unknown} */ handler) => void record('session.setPermissionRequestHandler', { set: typeof handler === 'function' }),
   setPermissionCheckHandler: (/** @type {unknown} */ handler) => void record('session.setPermissionCheckHandler', { set: typeof handler === 'function' }),
 });

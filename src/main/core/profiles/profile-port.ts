@@ -80,17 +80,7 @@ export class ProfilePort implements ServerPort {
   }
 
   connect(): Promise<UpstreamConnection> {
-    const aggregate = new AggregateUpstream({
-      profile: () => this.resolved,
-      port: (server) => this.deps.port(server),
-      catalog: this.deps.catalog,
-      pins: this.deps.pins,
-      version: this.deps.version,
-      logger: this.deps.logger.child(this.id),
-      initWaitMs: this.deps.initWaitMs,
-      requestTimeoutMs: this.deps.requestTimeoutMs,
-      closed: (a) => this.live.delete(a),
-    });
+    const aggregate = new AggregateUpstream({ ...this.aggregateHost(), closed: (a) => this.live.delete(a) });
     this.live.add(aggregate);
     return Promise.resolve(aggregate);
   }
@@ -98,18 +88,22 @@ export class ProfilePort implements ServerPort {
   /** The profile's modern aggregate: one for all its modern clients (the era has no sessions). */
   modernUpstream(hub: ModernReach): Promise<ModernUpstream | undefined> {
     this.reach = hub;
-    this.modern ??= new ModernAggregate({
+    this.modern ??= new ModernAggregate({ ...this.aggregateHost(), reach: () => this.reach! });
+    return Promise.resolve(this.modern);
+  }
+
+  /** What both aggregates (legacy sessions, modern requests) are given of the profile. */
+  private aggregateHost() {
+    return {
       profile: () => this.resolved,
-      port: (server) => this.deps.port(server),
-      reach: () => this.reach!,
+      port: (server: string) => this.deps.port(server),
       catalog: this.deps.catalog,
       pins: this.deps.pins,
       version: this.deps.version,
       logger: this.deps.logger.child(this.id),
       initWaitMs: this.deps.initWaitMs,
       requestTimeoutMs: this.deps.requestTimeoutMs,
-    });
-    return Promise.resolve(this.modern);
+    };
   }
 
   /** The profile or the servers changed: every live session and listen stream follows. */
