@@ -62,7 +62,7 @@ function Shell() {
         <main id="main" ref={main} tabIndex={-1} className={`main main-${route.screen}`}>
           <Suspense fallback={<p className="muted screen"><span className="spinner" aria-hidden="true" /> Loading…</p>}>
             {route.screen === 'servers' && <ServersScreen route={route} />}
-            {route.screen === 'profiles' && <ProfilesScreen name={route.name} />}
+            {route.screen === 'profiles' && <ProfilesScreen name={route.name} mode={route.mode} item={route.item} />}
             {route.screen === 'keys' && <KeysScreen />}
             {route.screen === 'sessions' && <SessionsScreen sessionId={route.sessionId} />}
             {route.screen === 'clients' && <ClientsScreen exportClient={route.exportClient} />}

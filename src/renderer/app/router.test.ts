@@ -15,4 +15,10 @@ describe('playground routes', () => {
     expect(parseRoute('#/servers/demo/playground/tool%3Aecho')).toEqual({ screen: 'servers', serverId: 'demo', mode: 'playground', item: 'tool:echo' });
     expect(parseRoute('#/servers/demo')).toEqual({ screen: 'servers', serverId: 'demo' });
   });
+
+  it("opens a profile's playground, and one tool in it", () => {
+    expect(parseRoute('#/profiles/work/playground')).toEqual({ screen: 'profiles', name: 'work', mode: 'playground' });
+    expect(parseRoute('#/profiles/work/playground/tool%3Aalpha__echo')).toEqual({ screen: 'profiles', name: 'work', mode: 'playground', item: 'tool:alpha__echo' });
+    expect(parseRoute('#/profiles/work')).toEqual({ screen: 'profiles', name: 'work' });
+  });
 });

@@ -7,7 +7,8 @@ import { useSyncExternalStore } from 'react';
 export type Route =
   /** `playground`: the server's playground; `item` opens one tool (`tool:<name>`), prompt (`prompt:<name>`) or resource (`resource:<uri>`). */
   | { screen: 'servers'; serverId?: string; mode?: 'new' | 'edit' | 'import' | 'playground'; item?: string }
-  | { screen: 'profiles'; name?: string }
+  /** `playground`: the profile's playground (its aggregated endpoint, `@name`); `item` as for a server's. */
+  | { screen: 'profiles'; name?: string; mode?: 'playground'; item?: string }
   | { screen: 'keys' }
   | { screen: 'sessions'; sessionId?: string }
   /** `exportClient`: open that client's export at once (`#/clients/<id>/export`, the tray's "Export to Claude Desktop…"). */
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
     case 'keys':
       return { screen: 'keys' };
     case 'profiles':
+      if (a && b === 'playground') return parts[3] ? { screen: 'profiles', name: a, mode: 'playground', item: parts[3] } : { screen: 'profiles', name: a, mode: 'playground' };
       return a ? { screen: 'profiles', name: a } : { screen: 'profiles' };
     case 'sessions':
       return a ? { screen: 'sessions', sessionId: a } : { screen: 'sessions' };

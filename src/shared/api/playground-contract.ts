@@ -47,9 +47,10 @@ export const playgroundServerMessageSchema = z.object({
 
 export const playgroundContract = {
   'playground.open': call(
-    z.object({ server: z.string().min(1).max(64) }),
+    // A server id, or `@name` for a profile (its aggregated endpoint): names are at most 64 characters, plus the `@`.
+    z.object({ server: z.string().min(1).max(65) }),
     playgroundOpenedSchema,
-    'Open a session on a configured server as a client the person drives (initialized with sampling, elicitation and roots)',
+    'Open a session on a configured server, or a profile (`@name`), as a client the person drives (initialized with sampling, elicitation and roots)',
   ),
   'playground.request': call(
     z.object({

@@ -53,17 +53,30 @@ export async function connectHub(ctx: CommandContext): Promise<HubApi> {
 
 const STATES = new Set(['live', 'closed', 'failed']);
 
+/**
+ * Sessions no MCP client made: the UI's playground (a person driving a server or a profile) and
+ * the inspector's replays. Hidden unless asked for, as in the UI's Sessions list.
+ */
+export function ownSessionKind(s: InspectorSession): 'playground' | 'replay' | undefined {
+  if (s.transport.client === 'playground') return 'playground';
+  return s.debug ? 'replay' : undefined;
+}
+
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
   summary: 'List the sessions of a running hub (live ones; --all for past ones too)',
   details: [
     'One line per session: id, server, client, state, start, duration, calls, errors.',
     'Past sessions come from the inspector history in <data dir>/inspector (kept 7 days by default).',
+    "Sessions of the UI's playground and the inspector's replays are hidden unless --playground or",
+    '--all is given; shown, their client is marked [playground] or [replay] (in JSON: transport.client',
+    '"playground", debug true).',
   ].join('\n'),
   options: [
-    { name: 'server', type: 'string', valueName: 'ID', description: 'Only sessions of this server' },
+    { name: 'server', type: 'string', valueName: 'ID', description: 'Only sessions of this server (or profile: @name)' },
     { name: 'state', type: 'string', valueName: 'STATE', description: 'Only sessions in this state: live, closed or failed' },
-    { name: 'all', type: 'boolean', description: 'Closed and failed sessions too, not only live ones' },
+    { name: 'all', type: 'boolean', description: 'Every session: closed and failed ones too, and those of the playground and replays' },
+    { name: 'playground', type: 'boolean', description: 'Sessions of the playground and of replays too (hidden otherwise)' },
     { name: 'limit', type: 'string', valueName: 'N', description: 'At most N sessions, newest first (default 50)' },
     { name: 'json', type: 'boolean', description: 'Print the sessions as JSON (one array)' },
     DATA_DIR_OPTION,
@@ -72,6 +85,7 @@ export const sessionsCommand: CliCommand = {
     { command: 'patchbay sessions', description: 'The live sessions of the running hub' },
     { command: 'patchbay sessions --all --server github', description: 'Every captured session of the server "github"' },
     { command: 'patchbay sessions --state failed --json', description: 'Failed sessions, with their exit codes, as JSON' },
+    { command: 'patchbay sessions --playground --server @work', description: "Live sessions of the profile \"work\", the playground's included" },
   ],
   run: listSessions,
 };
@@ -83,22 +97,65 @@ async function listSessions(ctx: CommandContext): Promise<number> {
   if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000', ctx.commandPath);
   const server = stringValue(ctx.values, 'server', ctx.commandPath);
   const hub = await connectHub(ctx);
-  const input: Record<string, unknown> = { limit: Number(limitText) };
+  const input: Record<string, unknown> = {};
   if (server !== undefined) input.server = server;
   if (state !== undefined) input.state = state;
   else if (ctx.values.all !== true) input.state = 'live';
-  const { sessions, total } = await hub.call<{ sessions: InspectorSession[]; total: number }>('inspector.sessions.list', input);
+  const showOwn = ctx.values.all === true || ctx.values.playground === true;
+  const { sessions, total, hidden, more } = await fetchSessions(hub, input, Number(limitText), showOwn);
   if (ctx.values.json === true) {
     ctx.io.stdout.write(JSON.stringify(sessions, null, 2) + '\n');
     return EXIT_OK;
   }
+  const hiddenNote = hidden > 0 ? `patchbay: ${more ? 'some' : hidden} playground or replay session${hidden === 1 && !more ? ' is' : 's are'} hidden; --playground shows them\n` : '';
   if (sessions.length === 0) {
-    ctx.io.stderr.write(`patchbay: no ${input.state ?? ''}${input.state ? ' ' : ''}sessions${server ? ` of '${server}'` : ''}${ctx.values.all === true || state ? '' : ' (add --all for past ones)'}\n`);
+    ctx.io.stderr.write(`patchbay: no ${input.state ?? ''}${input.state ? ' ' : ''}sessions${server ? ` of '${server}'` : ''}${ctx.values.all === true || state ? '' : ' (add --all for past ones)'}\n` + hiddenNote);
     return EXIT_OK;
   }
   ctx.io.stdout.write(formatSessions(sessions, Date.now()));
-  if (total > sessions.length) ctx.io.stderr.write(`patchbay: showing ${sessions.length} of ${total}; use --limit for more\n`);
+  if (more) ctx.io.stderr.write(`patchbay: showing ${sessions.length}${total !== undefined ? ` of ${total}` : ''}; use --limit for more\n`);
+  ctx.io.stderr.write(hiddenNote);
   return EXIT_OK;
+}
+
+interface Fetched {
+  sessions: InspectorSession[];
+  /** Sessions that match, when known (always when own sessions are shown). */
+  total: number | undefined;
+  /** Own sessions left out (all of them unless `more`). */
+  hidden: number;
+  /** More sessions match than `limit`. */
+  more: boolean;
+}
+
+/**
+ * Up to `limit` sessions, newest first. The inspector's query cannot leave out own sessions, so
+ * without `showOwn` the pages are filtered here and read on until `limit` are found or none are left.
+ */
+async function fetchSessions(hub: HubApi, input: Record<string, unknown>, limit: number, showOwn: boolean): Promise<Fetched> {
+  if (showOwn) {
+    const page = await hub.call<{ sessions: InspectorSession[]; total: number }>('inspector.sessions.list', { ...input, limit });
+    return { sessions: page.sessions, total: page.total, hidden: 0, more: page.total > page.sessions.length };
+  }
+  const pageSize = Math.min(1000, Math.max(100, limit + 1));
+  const seen = new Set<string>();
+  const sessions: InspectorSession[] = [];
+  let hidden = 0;
+  let more = false;
+  for (let offset = 0; ; ) {
+    const page = await hub.call<{ sessions: InspectorSession[]; total: number }>('inspector.sessions.list', { ...input, limit: pageSize, offset });
+    for (const s of page.sessions) {
+      // A session that started while paging shifts the pages by one: never count one twice.
+      if (seen.has(s.id)) continue;
+      seen.add(s.id);
+      if (ownSessionKind(s)) hidden++;
+      else if (sessions.length < limit) sessions.push(s);
+      else more = true;
+    }
+    offset += page.sessions.length;
+    if (more || page.sessions.length === 0 || offset >= page.total) break;
+  }
+  return { sessions, total: more ? undefined : sessions.length, hidden, more };
 }
 
 function pad2(n: number): string {
@@ -127,11 +184,17 @@ function stateText(s: InspectorSession): string {
   return 'failed';
 }
 
+function clientText(s: InspectorSession): string {
+  const kind = ownSessionKind(s);
+  const client = s.client ? `${s.client.name}${s.client.version ? ` ${s.client.version}` : ''}` : '-';
+  return kind ? `${client} [${kind}]` : client;
+}
+
 export function formatSessions(sessions: InspectorSession[], now: number): string {
   const rows = sessions.map((s) => [
     s.id,
     s.server,
-    s.client ? `${s.client.name}${s.client.version ? ` ${s.client.version}` : ''}` : '-',
+    clientText(s),
     stateText(s),
     clock(s.startedAt, now),
     duration((s.endedAt ?? now) - s.startedAt),

@@ -3,12 +3,12 @@
  * method, latency, status), from the inspector's live stream. A dropped connection is resumed
  * from the last event seen, so no exchange is printed twice or missed.
  */
-import type { CaptureEvent, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
+import type { CaptureEvent, ExchangeSummary, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { SseParser } from '../../core/index.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliCommand, type CommandContext } from '../command.js';
 import { DATA_DIR_OPTION } from '../locations.js';
 import { stringValue } from '../parse-args.js';
-import { clock, connectHub, type HubApi } from './sessions.js';
+import { clock, connectHub, ownSessionKind, type HubApi } from './sessions.js';
 
 export const tailCommand: CliCommand = {
   name: 'tail',
@@ -17,9 +17,11 @@ export const tailCommand: CliCommand = {
     'Columns: time, client, server, method, latency, status (ok, error <code> <message>, timeout,',
     'cancelled, orphaned; "error tool failed: <text>" for a tool whose result says isError).',
     'Requests the server sends (sampling, elicitation) are marked "← server".',
+    "Exchanges of the UI's playground and of the inspector's replays end with [playground] or [replay]",
+    '(in JSON: "sessionKind").',
   ].join('\n'),
   options: [
-    { name: 'server', short: 's', type: 'string', valueName: 'ID', description: 'Only exchanges of this server' },
+    { name: 'server', short: 's', type: 'string', valueName: 'ID', description: 'Only exchanges of this server (or profile: @name)' },
     { name: 'json', type: 'boolean', description: 'Print each exchange as one line of JSON' },
     { name: 'count', type: 'string', valueName: 'N', description: 'Stop after N exchanges' },
     DATA_DIR_OPTION,
@@ -40,11 +42,12 @@ async function tail(ctx: CommandContext): Promise<number> {
   const server = stringValue(ctx.values, 'server', ctx.commandPath);
   let left = countText === undefined ? Infinity : Number(countText);
   let hub = await connectHub(ctx);
+  const kinds = new SessionKinds(() => hub);
   let cursor: number | undefined;
   for (let attempt = 0; ; ) {
-    const outcome = await follow(ctx, hub, server, cursor, (x, seq) => {
+    const outcome = await follow(ctx, hub, server, cursor, kinds, (x, seq, kind) => {
       cursor = seq;
-      ctx.io.stdout.write(ctx.values.json === true ? JSON.stringify(x) + '\n' : formatExchange(x, Date.now()));
+      ctx.io.stdout.write(ctx.values.json === true ? JSON.stringify(kind ? { ...x, sessionKind: kind } : x) + '\n' : formatExchange(x, Date.now(), kind));
       return --left > 0;
     });
     if (outcome.cursor !== undefined) cursor = outcome.cursor;
@@ -64,9 +67,39 @@ async function tail(ctx: CommandContext): Promise<number> {
 }
 
 type Outcome = { kind: 'done' | 'connected' | 'failed'; cursor?: number };
+type SessionKind = ReturnType<typeof ownSessionKind>;
+
+/**
+ * Whether a session is the playground's or a replay, asked of the inspector once per session
+ * (an exchange does not say; its session does). Bounded; a failed lookup is asked again.
+ */
+class SessionKinds {
+  private readonly known = new Map<string, SessionKind>();
+  constructor(private readonly hub: () => HubApi) {}
+
+  async of(session: string): Promise<SessionKind> {
+    if (this.known.has(session)) return this.known.get(session);
+    let kind: SessionKind;
+    try {
+      kind = ownSessionKind(await this.hub().call<InspectorSession>('inspector.sessions.get', { session }));
+    } catch {
+      return undefined;
+    }
+    this.known.set(session, kind);
+    if (this.known.size > 1000) this.known.delete(this.known.keys().next().value!);
+    return kind;
+  }
+}
 
 /** Reads the live stream until it ends or `print` says stop. */
-async function follow(ctx: CommandContext, hub: HubApi, server: string | undefined, cursor: number | undefined, print: (x: ExchangeSummary, seq: number) => boolean): Promise<Outcome> {
+async function follow(
+  ctx: CommandContext,
+  hub: HubApi,
+  server: string | undefined,
+  cursor: number | undefined,
+  kinds: SessionKinds,
+  print: (x: ExchangeSummary, seq: number, kind: SessionKind) => boolean,
+): Promise<Outcome> {
   const params = new URLSearchParams({ view: 'exchanges' });
   if (server !== undefined) params.set('server', server);
   if (cursor !== undefined) params.set('cursor', String(cursor));
@@ -81,6 +114,8 @@ async function follow(ctx: CommandContext, hub: HubApi, server: string | undefin
   if (res.status !== 200 || !res.body) throw new Error(`the hub at ${hub.url} has no inspector live stream (HTTP ${res.status})`);
   let done = false;
   let last = cursor;
+  // Parsed exchanges wait here for their session's kind; printed in order before more is read.
+  const queue: Array<{ x: ExchangeSummary; seq: number }> = [];
   const parser = new SseParser((event) => {
     if (done) return;
     if (event.event === 'ready' && last === undefined) last = (JSON.parse(event.data) as { cursor: number }).cursor;
@@ -88,18 +123,18 @@ async function follow(ctx: CommandContext, hub: HubApi, server: string | undefin
     if (event.event !== 'capture') return;
     const e = JSON.parse(event.data) as CaptureEvent;
     last = e.seq;
-    for (const x of e.exchanges ?? []) {
-      if (!print(x, e.seq)) {
-        done = true;
-        controller.abort();
-        return;
-      }
-    }
+    for (const x of e.exchanges ?? []) queue.push({ x, seq: e.seq });
   });
   const decoder = new TextDecoder();
   try {
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       parser.push(decoder.decode(chunk, { stream: true }));
+      for (const { x, seq } of queue.splice(0)) {
+        if (print(x, seq, await kinds.of(x.session))) continue;
+        done = true;
+        controller.abort();
+        break;
+      }
       if (done) break;
     }
   } catch {
@@ -118,8 +153,10 @@ function statusText(x: ExchangeSummary): string {
   return x.status;
 }
 
-export function formatExchange(x: ExchangeSummary, now: number): string {
+export function formatExchange(x: ExchangeSummary, now: number, kind?: SessionKind): string {
   const latency = x.latencyMs === undefined ? '-' : x.latencyMs < 10 ? `${x.latencyMs.toFixed(1)}ms` : `${Math.round(x.latencyMs)}ms`;
   const method = x.requester === 'client' ? x.method : `${x.method} ← ${x.requester}`;
-  return [clock(x.endedAt ?? x.startedAt, now, true), (x.client ?? '-').padEnd(16), x.server.padEnd(12), method.padEnd(24), latency.padStart(8), statusText(x)].join('  ') + '\n';
+  const columns = [clock(x.endedAt ?? x.startedAt, now, true), (x.client ?? '-').padEnd(16), x.server.padEnd(12), method.padEnd(24), latency.padStart(8), statusText(x)];
+  if (kind) columns.push(`[${kind}]`);
+  return columns.join('  ') + '\n';
 }

@@ -1,8 +1,9 @@
 /**
- * The playground's sessions: opened on a configured server through the hub, looked up by id for
- * each call, and closed when idle (a person who walked away leaves no server process behind) or
- * when there are too many. A server that is not configured (or disabled) gets no session: what
- * runs is always what the config says (P28).
+ * The playground's sessions: opened through the hub on a configured server, or on a profile
+ * (`@name`: the same ServerPort the hub serves at /mcp/@name, so the person sees the profile's
+ * curated, prefixed lists), looked up by id for each call, and closed when idle (a person who
+ * walked away leaves no server process behind) or when there are too many. A server that is not
+ * configured (or disabled) gets no session: what runs is always what the config says (P28).
  */
 import { randomBytes } from 'node:crypto';
 import type { PlaygroundOpened, PlaygroundServerMessage } from '../../../shared/api/playground-contract.js';
@@ -14,7 +15,7 @@ import { PlaygroundSession } from './playground-session.js';
 const log = createLogger('playground');
 
 export interface PlaygroundDeps {
-  /** The hub's local session on a server (`hub.openLocalSession(id, 'playground')`). */
+  /** The hub's local session on a server or a profile (`hub.openLocalSession(id, 'playground')`, id `@name` for a profile). */
   openSession(serverId: string): Session | undefined;
   /** The inspector's id of a session (its observer key), when it is captured. */
   captureIdOf(key: object): string | undefined;
@@ -41,7 +42,11 @@ export class PlaygroundService {
 
   async open(serverId: string): Promise<PlaygroundOpened> {
     const session = this.deps.openSession(serverId);
-    if (!session) throw new ApiError('server_not_configured', `No server '${serverId}' is configured (or it is disabled); the playground opens sessions on configured servers only`);
+    if (!session) {
+      // `@name` is a profile's aggregated endpoint (the hub resolves it as it resolves /mcp/@name).
+      const what = serverId.startsWith('@') ? `No profile '${serverId.slice(1)}' is configured` : `No server '${serverId}' is configured (or it is disabled)`;
+      throw new ApiError('server_not_configured', `${what}; the playground opens sessions on configured servers and profiles only`);
+    }
     const id = randomBytes(8).toString('hex');
     const pg = new PlaygroundSession(id, serverId, session, { serverMessage: (p) => this.deps.serverMessage(p) });
     try {

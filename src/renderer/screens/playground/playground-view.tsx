@@ -1,8 +1,9 @@
 /**
- * A server's playground: the person is the MCP client. What the server offers on the left (tools,
- * resources and templates, prompts; filterable), the chosen one on the right with its form and
- * result, the server's own messages below, and a dialog whenever the server asks something.
- * Every call goes through the hub and is captured as a playground session.
+ * A server's or a profile's playground: the person is the MCP client. What the server offers on
+ * the left (tools, resources and templates, prompts; filterable; for a profile, its curated and
+ * prefixed lists), the chosen one on the right with its form and result, the server's own
+ * messages below, and a dialog whenever the server asks something. Every call goes through the
+ * hub and is captured as a playground session. `server` is the target: a server id, or `@name`.
  */
 import { Tab, TabList, TabPanel, TabProvider } from '@ariakit/react';
 import { useEffect, useMemo, useState } from 'react';
@@ -18,6 +19,7 @@ import { ActivityLog } from './activity-log.js';
 import { AskDialog } from './ask-dialog.js';
 import { PromptPanel } from './prompt-panel.js';
 import { ResourcePanel, TemplatePanel } from './resource-panel.js';
+import { playgroundPath, TargetPicker, targetName } from './target-picker.js';
 import { ToolPanel } from './tool-panel.js';
 
 type Kind = 'tool' | 'resource' | 'template' | 'prompt';
@@ -44,13 +46,16 @@ export function PlaygroundView({ server, item }: { server: string; item?: string
   if (!pg || pg.state === 'opening') {
     return (
       <div className="playground" data-testid="playground">
-        <p className="muted pg-connecting"><span className="spinner" aria-hidden="true" /> Opening a session on {server} through the hub…</p>
+        <p className="muted pg-connecting"><span className="spinner" aria-hidden="true" /> Opening a session on {targetName(server)} through the hub…</p>
       </div>
     );
   }
   if (pg.state === 'failed' || pg.state === 'closed') {
     return (
       <div className="playground" data-testid="playground">
+        <div className="pg-status">
+          <TargetPicker target={server} />
+        </div>
         <ErrorMessage testId="playground-error">
           {pg.state === 'failed' ? `The playground could not start a session: ${pg.error ?? ''}` : `The playground session ended: ${pg.error ?? ''}`}
           <p>
@@ -63,10 +68,11 @@ export function PlaygroundView({ server, item }: { server: string; item?: string
     );
   }
   const opened = pg.opened!;
-  const open = (kind: Kind, name: string): void => navigate('servers', server, 'playground', `${kind}:${name}`);
+  const open = (kind: Kind, name: string): void => navigate(...playgroundPath(server), `${kind}:${name}`);
   return (
     <div className="playground" data-testid="playground">
       <div className="pg-status">
+        <TargetPicker target={server} />
         <span className="badge badge-running"><span className="dot" aria-hidden="true" />connected</span>
         <span>
           {opened.serverInfo?.title ?? opened.serverInfo?.name ?? server}
@@ -81,7 +87,7 @@ export function PlaygroundView({ server, item }: { server: string; item?: string
         )}
       </div>
       <div className="pg-body">
-        <aside className="pg-catalog" aria-label={`What ${server} offers`}>
+        <aside className="pg-catalog" aria-label={`What ${targetName(server)} offers`}>
           <TabProvider selectedId={tab} setSelectedId={(id) => id && setTab(id as TabId)}>
             <TabList className="tabs tabs-compact" aria-label="Kinds">
               <Tab id="tools" className="tab" data-testid="tab-tools">Tools <Count list={pg.catalog.tools} /></Tab>
@@ -124,14 +130,17 @@ function ItemList({ catalog, part, filter, server, selected }: { catalog: Catalo
   const items = useMemo(() => {
     const list = (catalog[part] ?? []) as Array<{ name?: string; uri?: string; uriTemplate?: string; title?: string; description?: string }>;
     const q = filter.trim().toLowerCase();
+    // A profile titles a prefixed tool or prompt with its member's own name (`echo` for
+    // `alpha__echo` and `beta__echo`): list the names its clients call instead.
+    const byName = server.startsWith('@') && (part === 'tools' || part === 'prompts');
     return list
-      .map((x) => ({ key: x.uriTemplate ?? x.uri ?? x.name ?? '', label: x.title ?? x.name ?? x.uri ?? x.uriTemplate ?? '', sub: part === 'tools' || part === 'prompts' ? x.description : (x.uriTemplate ?? x.uri) }))
+      .map((x) => ({ key: x.uriTemplate ?? x.uri ?? x.name ?? '', label: (byName ? x.name : x.title) ?? x.name ?? x.uri ?? x.uriTemplate ?? '', sub: part === 'tools' || part === 'prompts' ? x.description : (x.uriTemplate ?? x.uri) }))
       .filter((x) => q === '' || `${x.key} ${x.label} ${x.sub ?? ''}`.toLowerCase().includes(q));
-  }, [catalog, part, filter]);
+  }, [catalog, part, filter, server]);
   const error = catalog.errors[part];
   if (error) return <ErrorMessage>Could not list {part}: {error}</ErrorMessage>;
   if (!catalog[part]) return <p className="muted small pg-list-note">Loading {part}…</p>;
-  if (catalog[part]!.length === 0) return part === 'templates' ? null : <p className="muted small pg-list-note">This server offers no {part}.</p>;
+  if (catalog[part]!.length === 0) return part === 'templates' ? null : <p className="muted small pg-list-note">This {server.startsWith('@') ? 'profile' : 'server'} offers no {part}.</p>;
   return (
     <>
       {part === 'templates' && <h3 className="pg-list-heading">Templates</h3>}
@@ -141,7 +150,7 @@ function ItemList({ catalog, part, filter, server, selected }: { catalog: Catalo
           const current = selected?.kind === kind && selected.name === x.key;
           return (
             <li key={x.key}>
-              <a href={href('servers', server, 'playground', `${kind}:${x.key}`)} aria-current={current ? 'true' : undefined} className="pg-item" data-testid={`pg-item-${x.key}`}>
+              <a href={href(...playgroundPath(server), `${kind}:${x.key}`)} aria-current={current ? 'true' : undefined} className="pg-item" data-testid={`pg-item-${x.key}`}>
                 <span className="pg-item-name">{x.label}</span>
                 {x.sub && <span className="pg-item-sub">{x.sub.split('\n')[0]}</span>}
               </a>

@@ -8,7 +8,8 @@ import type { ProfileView } from '../../../shared/api/profiles-contract.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
-import { navigate } from '../../app/router.js';
+import { Icon } from '../../components/icons.js';
+import { href, navigate } from '../../app/router.js';
 import { useServices } from '../../app/services.js';
 import { MemberPanel } from './member-panel.js';
 import { useProfileView } from './use-profiles.js';
@@ -38,6 +39,9 @@ export function ProfileDetail({ name }: { name: string }) {
           {view.prefix ? 'Names: server__tool' : 'Names: unprefixed'} · Changed tools held back: {view.holdChangedTools === 'remote' ? 'for remote servers' : view.holdChangedTools} · {view.sessions} session{view.sessions === 1 ? '' : 's'}
         </span>
         <span className="spacer" />
+        <a className="button button-small" href={href('profiles', name, 'playground')} data-testid="profile-playground">
+          <Icon name="play" /> Open in playground
+        </a>
         <button type="button" className="button button-small" disabled={loading} onClick={() => void reload(true)} data-testid="profile-refresh">
           {loading ? 'Asking…' : 'Ask the servers again'}
         </button>

@@ -2,8 +2,10 @@
  * Profiles: several servers served as one MCP server each (`/mcp`, `/mcp/@name`). One tab per
  * profile; the selected one shows its URL, its totals against client limits, changed tools with
  * their diffs, and every member's tools with a toggle and a token cost (profile-detail.tsx).
+ * `#/profiles/<name>/playground` is the profile's playground: its aggregated endpoint as a client
+ * sees it.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Icon } from '../../components/icons.js';
@@ -12,7 +14,32 @@ import { CreateProfileForm } from './create-profile-form.js';
 import { ProfileDetail } from './profile-detail.js';
 import { useProfileList } from './use-profiles.js';
 
-export function ProfilesScreen({ name }: { name?: string | undefined }) {
+// The playground (its form generator, markdown, content renderers) loads with the first playground opened.
+const PlaygroundView = lazy(() => import('../playground/playground-view.js').then((m) => ({ default: m.PlaygroundView })));
+
+export function ProfilesScreen({ name, mode, item }: { name?: string | undefined; mode?: 'playground' | undefined; item?: string | undefined }) {
+  if (name && mode === 'playground') return <ProfilePlayground name={name} item={item} />;
+  return <ProfileList name={name} />;
+}
+
+function ProfilePlayground({ name, item }: { name: string; item: string | undefined }) {
+  return (
+    <section className="screen wide" aria-labelledby="profile-playground-title">
+      <p className="breadcrumb">
+        <a href={href('profiles')}>Profiles</a> / <a href={href('profiles', name)}>{name}</a> / Playground
+      </p>
+      <header className="screen-header">
+        <h1 id="profile-playground-title">Playground of profile {name}</h1>
+      </header>
+      <p className="muted lead">What a client of <code>/mcp/@{name}</code> sees: the tools, resources and prompts the profile lets through, under the names it gives them.</p>
+      <Suspense fallback={<p className="muted"><span className="spinner" aria-hidden="true" /> Loading the playground…</p>}>
+        <PlaygroundView server={`@${name}`} item={item} />
+      </Suspense>
+    </section>
+  );
+}
+
+function ProfileList({ name }: { name: string | undefined }) {
   const { list, error, reload } = useProfileList();
   const [creating, setCreating] = useState(false);
   const selected = name ?? 'default';
