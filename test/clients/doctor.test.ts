@@ -1,6 +1,6 @@
 /**
  * The doctor on temp machines: what goes wrong in practice is set up for real (a command only
- * the shell's PATH has, a missing runtime, a taken port, a rotated token, a moved relay, a broken
+ * the shell's PATH has, a missing runtime, a taken port, a revoked client token, a moved relay, a broken
  * client file, Claude Desktop from the Store) and each check, and each safe fix, is verified.
  */
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -117,21 +117,44 @@ describe('doctor', () => {
     expect(check(await runDoctor(c.doctor), 'hub').status).toBe('info');
   });
 
-  it('finds a stale hub token and a moved hub in a client’s file, and re-exports', async () => {
+  it('keeps a client token healthy across a hub token rotation, flags a revoked or unknown one and the hub token, and re-exports', async () => {
     machine = await tempMachine('linux');
     let c = await open({ fs: { command: 'node' } });
     await c.service.export('cursor');
     const file = await c.service.configPath('cursor');
+    const tokenInFile = async (): Promise<string> => /"Bearer (pbc_[A-Za-z0-9_-]{43})"/.exec(await readFile(machine.disk(file), 'utf8'))![1]!;
+    const first = await tokenInFile();
     await writeFile(path.join(machine.dataDir, 'hub-token'), 'N'.repeat(43) + '\n');
-    // The hub token was rotated: the entry (recognised by the hub's port) now carries an old one.
+    // The hub token was rotated: the entry holds a client token of its own, which still works.
     c = await open({ fs: { command: 'node' } });
-    const stale = check(await runDoctor(c.doctor), 'client-entries:cursor');
-    expect(stale).toMatchObject({ status: 'error', fix: { id: 'reexport:cursor' } });
-    expect(stale.detail).toContain('old hub token');
+    expect(check(await runDoctor(c.doctor), 'client-entries:cursor')).toMatchObject({ status: 'ok' });
+
+    // Revoked (in Settings, or with `patchbay tokens revoke`): the hub answers it with 401.
+    const tokens = await c.service.deps.tokens!();
+    await tokens.revoke(tokens.list()[0]!.id);
+    const revoked = check(await runDoctor(c.doctor), 'client-entries:cursor');
+    expect(revoked).toMatchObject({ status: 'error', fix: { id: 'reexport:cursor' } });
+    expect(revoked.detail).toContain("'fs' carries a client token that was revoked");
+    expect(revoked.detail).toContain('export again');
     await applyFix('reexport:cursor', c.doctor);
-    expect(await readFile(machine.disk(file), 'utf8')).toContain('N'.repeat(43));
+    expect(await tokenInFile()).not.toBe(first);
     expect(check(await runDoctor(c.doctor), 'client-entries:cursor').status).toBe('ok');
-    // The hub moved to another port: the entry (recognised by its token) points at the old one.
+
+    // A client token this data dir never minted (copied from another machine, say).
+    await writeFile(machine.disk(file), (await readFile(machine.disk(file), 'utf8')).replace(await tokenInFile(), 'pbc_' + 'z'.repeat(43)));
+    expect(check(await runDoctor(c.doctor), 'client-entries:cursor').detail).toContain('a client token this Patchbay does not know');
+
+    // The hub token (an export from before client tokens): it works, but cannot be revoked alone.
+    await writeFile(machine.disk(file), (await readFile(machine.disk(file), 'utf8')).replace('pbc_' + 'z'.repeat(43), 'N'.repeat(43)));
+    expect(check(await runDoctor(c.doctor), 'client-entries:cursor')).toMatchObject({ status: 'warn', fix: { id: 'reexport:cursor' } });
+
+    // An old hub token, from before a rotation: refused.
+    await writeFile(machine.disk(file), (await readFile(machine.disk(file), 'utf8')).replace('N'.repeat(43), 'O'.repeat(43)));
+    expect(check(await runDoctor(c.doctor), 'client-entries:cursor').detail).toContain("'fs' carries an old hub token");
+    await applyFix('reexport:cursor', c.doctor);
+    expect(check(await runDoctor(c.doctor), 'client-entries:cursor').status).toBe('ok');
+
+    // The hub moved to another port: the entry (recognised by its client token) points at the old one.
     c = await open({ fs: { command: 'node' } }, { port: 45999 });
     const moved = check(await runDoctor(c.doctor), 'client-entries:cursor');
     expect(moved.detail).toContain('points at port 45678, but the hub uses port 45999');

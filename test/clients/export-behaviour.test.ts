@@ -51,7 +51,8 @@ describe('export decisions', () => {
     const partial = await clients.service.export('cursor', { servers: ['my.docs'] });
     expect(partial.changes.map((c) => c.action)).toEqual(['add']);
     const all = await clients.service.export('cursor');
-    expect(all.changes.map((c) => `${c.action}:${c.entryName}`).sort()).toEqual(['remove:fs', 'remove:old', 'unchanged:fs-copy', 'unchanged:my.docs']);
+    // fs-copy carried the hub token: it now gets the client token Cursor's file holds (issue 17).
+    expect(all.changes.map((c) => `${c.action}:${c.entryName}`).sort()).toEqual(['remove:fs', 'remove:old', 'unchanged:my.docs', 'update:fs-copy']);
     expect(Object.keys(JSON.parse(await readFile(file, 'utf8')).mcpServers).sort()).toEqual(['fs-copy', 'mine', 'my.docs']);
   });
 

@@ -75,6 +75,7 @@ describe.each(PLATFORMS)('export on %s', (platform) => {
       const outcome = await clients.service.export(def.id);
       expect(outcome.written).toBe(true);
       expect(outcome.diff).not.toContain(TEST_TOKEN);
+      expect(outcome.diff).not.toMatch(/pbc_/);
       const entries = entriesOf(await read());
       expect(Object.keys(entries).sort()).toEqual(['fs', 'web']);
       for (const [name, raw] of Object.entries(entries)) {
@@ -88,7 +89,8 @@ describe.each(PLATFORMS)('export on %s', (platform) => {
           expect(entry.env.PATCHBAY_HOME).toBe(machine.dataDir);
         } else {
           expect(entry.url).toBe(`http://127.0.0.1:45678/mcp/${name}`);
-          expect(entry.headers).toEqual({ Authorization: `Bearer ${TEST_TOKEN}` });
+          // A client token of its own (issue 17), not the hub token.
+          expect(entry.headers).toEqual({ Authorization: expect.stringMatching(/^Bearer pbc_[A-Za-z0-9_-]{43}$/) });
         }
       }
       // Nothing else is ever written: no secret of Patchbay's own servers.

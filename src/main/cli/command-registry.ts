@@ -14,6 +14,7 @@ import { secretsCommand } from './commands/secrets.js';
 import { serveCommand } from './commands/serve.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { tailCommand } from './commands/tail.js';
+import { tokensCommand } from './commands/tokens.js';
 
 export const commands: readonly CliCommand[] = [
   serveCommand,
@@ -25,6 +26,7 @@ export const commands: readonly CliCommand[] = [
   exportCommand,
   importCommand,
   doctorCommand,
+  tokensCommand,
   sessionsCommand,
   tailCommand,
 ];

@@ -24,6 +24,7 @@ export { addLogScrubber, createLogger, scrubText, setLogLevel, setLogSink, type 
 export { dataPaths, ensureDataDir, resolveDataDir, type DataDirInputs, type DataPaths } from './home/paths.js';
 export { PATCHBAY_VERSION } from './home/version.js';
 export { readHubToken } from './home/hub-token.js';
+export { ClientTokenStore, type ClientTokenInfo } from './home/client-tokens.js';
 
 // Files.
 export { writeFileAtomic } from './fs/atomic-write.js';

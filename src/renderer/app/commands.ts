@@ -25,6 +25,18 @@ export async function loadSettings({ bridge, stores }: Services): Promise<void> 
   else stores.app.getState().settingsFailed(r.message);
 }
 
+/** The per-client tokens for Settings (metadata only: the engine never sends a token's value). */
+export async function loadClientTokens({ bridge, stores }: Services): Promise<void> {
+  const r = await bridge.call('settings.clientTokens', {});
+  if (r.ok) stores.app.getState().clientTokensLoaded(r.value);
+}
+
+export async function revokeClientToken({ bridge, stores }: Services, id: string): Promise<void> {
+  const token = await unwrap(bridge.call('settings.revokeClientToken', { id }));
+  stores.app.getState().clientTokenRevoked(token);
+  stores.notices.getState().noticePosted(`Revoked the client token of ${token.label}: export it again to give it a new one`);
+}
+
 export async function loadHubStatus({ bridge, stores }: Services): Promise<void> {
   const r = await bridge.call('hub.status', {});
   if (r.ok) stores.app.getState().hubStatusLoaded(r.value);
@@ -110,6 +122,10 @@ export function dispatchEvent(services: Services, raw: AppEvent): void {
       return;
     case 'settings.tokenRotated':
       stores.app.getState().tokenRotated(event.payload.rotatedAt);
+      return;
+    case 'settings.clientTokensChanged':
+      // Only once the list was shown: nobody needs it loaded before.
+      if (stores.app.getState().clientTokens !== undefined) void loadClientTokens(services);
       return;
     default:
       return;

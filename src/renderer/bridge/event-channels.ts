@@ -12,6 +12,7 @@ export const EVENT_CHANNELS = [
   'servers.status',
   'secrets.changed',
   'settings.tokenRotated',
+  'settings.clientTokensChanged',
   'oauth.loginNeeded',
   'oauth.loginCompleted',
   'clients.written',

@@ -1,7 +1,7 @@
 /** Hub settings, the hub's own status, and the connection to the engine. */
 import { createStore } from 'zustand/vanilla';
 import type { HubStatus } from '../../shared/api/hub-contract.js';
-import type { Settings } from '../../shared/api/settings-contract.js';
+import type { ClientToken, Settings } from '../../shared/api/settings-contract.js';
 import type { BridgeStatus } from '../bridge/bridge.js';
 
 export interface AppState {
@@ -12,6 +12,8 @@ export interface AppState {
   /** Settings saved but only applied when the hub restarts. */
   restartRequired: string[];
   tokenRotatedAt: string | undefined;
+  /** The per-client tokens (metadata only), newest first; undefined until loaded. */
+  clientTokens: ClientToken[] | undefined;
   configProblems: Array<{ path: string; message: string }>;
 
   connectionChanged(status: BridgeStatus): void;
@@ -20,6 +22,8 @@ export interface AppState {
   settingsFailed(message: string): void;
   settingsSaved(settings: Settings, restartRequired: string[]): void;
   tokenRotated(at: string): void;
+  clientTokensLoaded(tokens: ClientToken[]): void;
+  clientTokenRevoked(token: ClientToken): void;
   configChanged(problems: Array<{ path: string; message: string }>): void;
 }
 
@@ -33,6 +37,7 @@ export function createAppStateStore() {
     settingsError: undefined,
     restartRequired: [],
     tokenRotatedAt: undefined,
+    clientTokens: undefined,
     configProblems: [],
     connectionChanged: (connection) => set({ connection }),
     hubStatusLoaded: (hub) => set({ hub, configProblems: hub.configProblems }),
@@ -41,6 +46,8 @@ export function createAppStateStore() {
     settingsSaved: (settings, restartRequired) =>
       set((s) => ({ settings, restartRequired: [...new Set([...s.restartRequired, ...restartRequired])] })),
     tokenRotated: (at) => set({ tokenRotatedAt: at }),
+    clientTokensLoaded: (clientTokens) => set({ clientTokens }),
+    clientTokenRevoked: (token) => set((s) => ({ clientTokens: s.clientTokens?.map((t) => (t.id === token.id ? token : t)) })),
     configChanged: (problems) => set({ configProblems: problems }),
   }));
 }

@@ -10,6 +10,11 @@
  * elicitation, roots) and its log messages are nested under it. Stdio carries no link between
  * them, so the row is found as the hub routes them: the progress token, else the oldest call
  * still running.
+ *
+ * The modern era (2026-07-28): a call the server answers `input_required` and the client retries
+ * (with a new id, `inputResponses` and the echoed `requestState`) stays one row, its rounds
+ * nested under it; the server's side of a call the hub bridged between eras (events with note
+ * `bridged`) belongs to the call's row too, not rows of its own.
  */
 import type { CaptureEvent, CaptureOrigin, ExchangeStatus, ExchangeSummary } from '../../shared/api/inspector-contract.js';
 
@@ -44,6 +49,12 @@ export interface TimelineRow {
   parent?: number | undefined;
   /** Indexes of the rows nested under this one. */
   children?: number[] | undefined;
+  /** A multi-round-trip call: how many times the server asked for input. */
+  rounds?: number | undefined;
+  /** For an input round's row: the input the server asked for (methods), and whether the client retried. */
+  asked?: string[] | undefined;
+  /** Messages of the server's side of a call the hub bridged between eras. */
+  bridged?: number | undefined;
 }
 
 const FAILED: ReadonlySet<ExchangeStatus> = new Set(['error', 'timeout', 'orphaned']);
@@ -87,6 +98,10 @@ function notificationSummary(method: string | undefined, p: Record<string, unkno
 }
 
 type Id = string | number;
+
+function object(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
 const key = (origin: CaptureOrigin, id: Id | null | undefined): string => `${origin}:${typeof id === 'number' ? 'n' : 's'}${String(id)}`;
 
 export class TimelineModel {
@@ -98,6 +113,8 @@ export class TimelineModel {
   /** Client calls still running, oldest first: where a server's own requests belong. */
   private readonly running = new Set<number>();
   private readonly byProgressToken = new Map<string, number>();
+  /** Calls waiting for a retry with input: by requestState, else by `method target` (the state is optional). */
+  private readonly awaiting = new Map<string, { call: number; round: number }>();
   private readonly methodSet = new Set<string>();
   private readonly targetSet = new Set<string>();
   /** Rows nested under another: while none is, the view needs no display list. */
@@ -134,18 +151,24 @@ export class TimelineModel {
         this.push({ seq: e.seq, kind: 'lifecycle', time: e.time, origin: e.origin, text: e.text ?? e.note ?? 'session changed' });
         break;
       case 'request':
-        this.request(e);
+        if (e.note === 'bridged') this.bridged(e);
+        else this.request(e);
         break;
       case 'notification':
         this.notification(e);
         break;
       case 'response': {
+        if (e.note === 'bridged') {
+          this.bridged(e);
+          break;
+        }
         // Either leg of an answer leads to its row (a search hit on the server's leg too).
         const candidates: CaptureOrigin[] = e.direction === 'to-server' ? ['server'] : ['client', 'hub'];
         for (const origin of candidates) {
           const index = this.open.get(key(origin, e.id));
           if (index !== undefined) {
             this.bySeq.set(e.seq, index);
+            if (e.leg === 'client') this.inputRound(e, index);
             break;
           }
         }
@@ -166,6 +189,7 @@ export class TimelineModel {
       return;
     }
     const p = params(e);
+    if (this.awaiting.size > 0 && e.origin === 'client' && p?.inputResponses !== undefined && this.retry(e, k, p)) return;
     const row: TimelineRow = { seq: e.seq, kind: 'exchange', time: e.time, origin: e.origin, method: e.method, status: 'pending', requestSize: e.size };
     const target = targetOf(e.method, p);
     if (target !== undefined) {
@@ -205,6 +229,53 @@ export class TimelineModel {
     if (e.method) this.methodSet.add(e.method);
   }
 
+  /** An `input_required` answer to a call: a round row nested under it; the call waits for the retry. */
+  private inputRound(e: CaptureEvent, call: number): void {
+    const result = object((e.message as { result?: unknown } | undefined)?.result);
+    if (result?.resultType !== 'input_required') return;
+    const requests = Object.values(object(result.inputRequests) ?? {}).map((r) => object(r)?.method).filter((m): m is string => typeof m === 'string');
+    const row = this.rows[call]!;
+    row.rounds = (row.rounds ?? 0) + 1;
+    const round = this.push({ seq: e.seq, kind: 'notification', time: e.time, origin: 'server', method: 'input required', target: requests.join(', '), status: 'pending', asked: requests, parent: call });
+    const state = result.requestState;
+    this.awaiting.set(typeof state === 'string' ? `state:${state}` : `target:${row.method ?? ''} ${row.target ?? ''}`, { call, round });
+  }
+
+  /** A client request with `inputResponses`: the retry of a call waiting for input, when one is. */
+  private retry(e: CaptureEvent, k: string, p: Record<string, unknown>): boolean {
+    const state = p.requestState;
+    const byState = typeof state === 'string' ? `state:${state}` : undefined;
+    const byTarget = `target:${e.method ?? ''} ${targetOf(e.method, p) ?? ''}`;
+    const waiting = (byState !== undefined ? this.awaiting.get(byState) : undefined) ?? this.awaiting.get(byTarget);
+    if (waiting === undefined) return false;
+    this.awaiting.delete(byState !== undefined && this.awaiting.has(byState) ? byState : byTarget);
+    this.open.set(k, waiting.call);
+    this.bySeq.set(e.seq, waiting.call);
+    const round = this.rows[waiting.round]!;
+    round.status = 'ok';
+    round.responseSeq = e.seq;
+    return true;
+  }
+
+  /** The server's side of a bridged call: part of the call's row (found by the client's request id). */
+  private bridged(e: CaptureEvent): void {
+    const index = this.open.get(key('client', e.of)) ?? this.open.get(key('hub', e.of));
+    if (index === undefined) return;
+    this.bySeq.set(e.seq, index);
+    const row = this.rows[index]!;
+    row.bridged = (row.bridged ?? 0) + 1;
+    // A legacy client never sees the server's input_required: its round is on the server's side.
+    if (e.kind === 'response' && e.direction === 'to-client') this.inputRound(e, index);
+    if (e.kind === 'request' && e.direction === 'to-server' && params(e)?.inputResponses !== undefined) {
+      for (const [k, waiting] of this.awaiting) {
+        if (waiting.call !== index) continue;
+        this.awaiting.delete(k);
+        this.rows[waiting.round]!.status = 'ok';
+        this.rows[waiting.round]!.responseSeq = e.seq;
+      }
+    }
+  }
+
   /** Nests a server's message under the oldest call still running, as the hub routes it. */
   private nestUnderRunning(row: TimelineRow): void {
     for (const parent of this.running) {
@@ -233,6 +304,7 @@ export class TimelineModel {
     if (x.error) row.text = x.error.message;
     else if (x.reason) row.text = x.reason;
     this.open.delete(key(x.requester, x.requestId));
+    for (const round of x.rounds ?? []) if (round.retryId !== undefined) this.open.delete(key(x.requester, round.retryId));
     this.running.delete(index);
   }
 

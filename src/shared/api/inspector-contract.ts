@@ -21,6 +21,8 @@ export const inspectorSessionStateSchema = z.enum(['live', 'closed', 'failed']);
  * may have answered the client with an error on its behalf.
  */
 export const exchangeStatusSchema = z.enum(['pending', 'ok', 'error', 'cancelled', 'timeout', 'orphaned']);
+/** The protocol era of a message's side: `legacy` (up to 2025-11-25, sessions) or `modern` (2026-07-28 on). */
+export const captureEraSchema = z.enum(['legacy', 'modern']);
 
 const jsonRpcIdSchema = z.union([z.string(), z.number()]);
 
@@ -39,6 +41,31 @@ export const progressEntrySchema = z.object({
   progress: z.number().optional(),
   total: z.number().optional(),
   message: z.string().optional(),
+});
+
+/**
+ * One input round of a modern multi-round-trip request (2026-07-28 "MRTR"): the server answered
+ * `input_required` (at `seq`) asking for `requests`; the client retried with its answers (the
+ * request at `retrySeq`, a new JSON-RPC id `retryId`). Absent `retrySeq`: not retried (yet).
+ */
+export const inputRoundSchema = z.object({
+  seq: z.number().int(),
+  time: z.number(),
+  /** What the server asked for: the input key and the method (elicitation/create, sampling/createMessage, roots/list). */
+  requests: z.array(z.object({ key: z.string(), method: z.string() })),
+  retrySeq: z.number().int().optional(),
+  retryId: jsonRpcIdSchema.optional(),
+  /** The input keys the retry answered. */
+  answered: z.array(z.string()).optional(),
+});
+
+/**
+ * The server's side of an exchange the hub bridged between eras: the era the server was spoken to
+ * in and the seqs of the (redacted) events it was sent and answered (events with note `bridged`).
+ */
+export const exchangeBridgeSchema = z.object({
+  era: captureEraSchema,
+  seqs: z.array(z.number().int()),
 });
 
 /** A request paired with its response (or what became of it), with timings. */
@@ -76,12 +103,28 @@ export const exchangeSummarySchema = z.object({
   isError: z.literal(true).optional(),
   /** Why an exchange was orphaned, timed out or cancelled (or why a tool failed), in words. */
   reason: z.string().optional(),
+  /** The client's era (absent in history written before eras: legacy). */
+  era: captureEraSchema.optional(),
+  /** A modern request's `Mcp-*` headers as the client sent them (`mcp-method`, `mcp-name`, `mcp-param-*`), redacted. */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** A multi-round-trip request: its input rounds, in order (the exchange is the whole round trip). */
+  rounds: z.array(inputRoundSchema).optional(),
+  /** Bridged between eras: what the server was sent and answered. */
+  bridge: exchangeBridgeSchema.optional(),
+  /** A server request that asks for one of an input round's answers: the exchange id of that call. */
+  parent: z.string().optional(),
 });
 
 /** An exchange with its (redacted) request and response messages. */
 export const exchangeSchema = exchangeSummarySchema.extend({
   request: z.unknown().optional(),
   response: z.unknown().optional(),
+  /** Per input round (as `rounds`): the `input_required` answer and the client's retry. */
+  roundMessages: z.array(z.object({ inputRequired: z.unknown().optional(), retry: z.unknown().optional() })).optional(),
+  /** The server's side of a bridged exchange (as `bridge.seqs`), in order. */
+  serverMessages: z
+    .array(z.object({ seq: z.number().int(), direction: captureDirectionSchema.optional(), message: z.unknown().optional(), headers: z.record(z.string(), z.string()).optional() }))
+    .optional(),
 });
 
 export const sessionFailureSchema = z.object({
@@ -97,6 +140,8 @@ export const inspectorSessionSchema = z.object({
   id: z.string(),
   server: z.string(),
   client: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+  /** The client token that opened the session (its label, e.g. "Cursor"); absent for the hub token. */
+  principal: z.string().optional(),
   protocolVersion: z.string().optional(),
   clientCapabilities: z.record(z.string(), z.unknown()).optional(),
   serverInfo: z.object({ name: z.string(), version: z.string().optional() }).optional(),
@@ -105,6 +150,13 @@ export const inspectorSessionSchema = z.object({
   transport: z.object({ client: z.string(), upstream: z.string() }),
   /** A session the hub opened for itself (replay); its client side is the hub. */
   debug: z.boolean(),
+  /**
+   * The client's era. A `modern` session is not a protocol session: the hub groups one modern
+   * client's sessionless requests to a server (by the clientInfo they carry) into one timeline.
+   */
+  era: captureEraSchema.optional(),
+  /** Set when the hub bridged this session's traffic to a server of the other era: that era. */
+  serverEra: captureEraSchema.optional(),
   startedAt: z.number(),
   endedAt: z.number().optional(),
   state: inspectorSessionStateSchema,
@@ -155,8 +207,14 @@ export const captureEventSchema = z.object({
   truncated: z.boolean().optional(),
   /** A stderr line, or a lifecycle change in words. */
   text: z.string().optional(),
-  /** timeout · upstream-closed · session-closed · replay-initialize · replay · … */
+  /**
+   * timeout · upstream-closed · session-closed · replay-initialize · replay · `bridged` (what a
+   * bridge sent the server or got from it, in the server's era) · `bridge-answer` (a bridge
+   * answered on the server's behalf) · …
+   */
   note: z.string().optional(),
+  /** On `bridged` events: the JSON-RPC id of the client's request this server-side message belongs to. */
+  of: jsonRpcIdSchema.optional(),
   http: captureHttpSchema.optional(),
   /** Exchanges this event completed (a response, a cancellation, a session's end). */
   exchanges: z.array(exchangeSummarySchema).optional(),
@@ -315,4 +373,7 @@ export type ExchangeStatus = z.infer<typeof exchangeStatusSchema>;
 export type ExchangeSummary = z.infer<typeof exchangeSummarySchema>;
 export type Exchange = z.infer<typeof exchangeSchema>;
 export type ProgressEntry = z.infer<typeof progressEntrySchema>;
+export type CaptureEra = z.infer<typeof captureEraSchema>;
+export type InputRound = z.infer<typeof inputRoundSchema>;
+export type ExchangeBridge = z.infer<typeof exchangeBridgeSchema>;
 export type ServerStats = z.infer<typeof serverStatsSchema>;

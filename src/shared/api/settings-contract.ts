@@ -1,6 +1,6 @@
 /**
- * Hub settings as the UI edits them (stored under `hub` in config.json), token rotation, and the
- * desktop-only "start at login". Port and origins take effect at the next start of the hub.
+ * Hub settings as the UI edits them (stored under `hub` in config.json), token rotation, the
+ * per-client tokens (list, revoke), and the desktop-only "start at login". Port and origins take effect at the next start of the hub.
  */
 import { z } from 'zod';
 import { call, event } from './contract.js';
@@ -32,6 +32,24 @@ export const settingsSchema = z.object({
   startAtLogin: z.boolean().optional(),
   /** How much captured traffic the inspector keeps (`inspector` in config.json); unset = its defaults. */
   retention: retentionSchema,
+});
+
+/**
+ * A per-client token (issue 17) as anyone may see it: metadata only. The token itself is written
+ * into the client's config file at export and shown nowhere else.
+ */
+export const clientTokenSchema = z.object({
+  id: z.string(),
+  /** The client's id (`cursor`, `claude-code`, …). */
+  client: z.string(),
+  /** The client's name (`Cursor`): what the inspector shows as "via token". */
+  label: z.string(),
+  /** The config file the token was written into. */
+  file: z.string(),
+  created: z.string(),
+  /** When the hub last accepted it (noted in memory, written about once a minute). */
+  lastUsed: z.string().optional(),
+  revoked: z.string().optional(),
 });
 
 export const settingsUpdateSchema = z.object({
@@ -66,7 +84,15 @@ export const settingsContract = {
     'Replace the hub token; the old one is refused from now on',
   ),
   'settings.tokenRotated': event(z.object({ rotatedAt: z.string() }), 'The hub token was replaced; clients need the new one'),
+  'settings.clientTokens': call(z.object({}), z.array(clientTokenSchema), 'The per-client tokens that exports wrote into clients (metadata only, newest first)'),
+  'settings.revokeClientToken': call(
+    z.object({ id: z.string().min(1).max(64) }),
+    clientTokenSchema,
+    'Revoke one client token: that client gets 401 until it is exported again; the others keep working',
+  ),
+  'settings.clientTokensChanged': event(z.object({ changedAt: z.string() }), 'A client token was minted or revoked (here or by another Patchbay process)'),
 } as const;
 
 export type Settings = z.infer<typeof settingsSchema>;
+export type ClientToken = z.infer<typeof clientTokenSchema>;
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;

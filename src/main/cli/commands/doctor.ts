@@ -10,9 +10,10 @@ export const doctorCommand: CliCommand = {
   details: [
     'Checks: config.json and the secrets it references; the hub token; whether the hub runs or its',
     'port is taken; that each server’s command resolves (npx, uvx, node, docker…); that each client’s',
-    'file parses, that Patchbay’s entries in it are current (relay path, hub port, hub token), that',
-    'the client’s own commands resolve on the PATH a desktop-launched app gets; and that Claude',
-    'Desktop from the Microsoft Store reads the file Patchbay writes. Exit 1 when a check fails.',
+    'file parses, that Patchbay’s entries in it are current (relay path, hub port, a client token the',
+    'hub knows and did not revoke), that the client’s own commands resolve on the PATH a',
+    'desktop-launched app gets; and that Claude Desktop from the Microsoft Store reads the file',
+    'Patchbay writes. Exit 1 when a check fails.',
   ].join('\n'),
   options: [{ name: 'fix', type: 'boolean', description: 'Apply every safe fix offered (a backup of each file is kept)' }, JSON_OPTION, CONFIG_OPTION, DATA_DIR_OPTION],
   examples: [

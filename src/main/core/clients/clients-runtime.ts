@@ -8,6 +8,7 @@ import type { ServerEra } from '../../../shared/api/servers-contract.js';
 import { DEFAULT_HUB_PORT } from '../../../shared/config-schema.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { errCode } from '../fs/err-code.js';
+import { ClientTokenStore } from '../home/client-tokens.js';
 import { loadOrCreateHubToken } from '../home/hub-token.js';
 import { dataPaths } from '../home/paths.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -25,6 +26,8 @@ export interface ClientsRuntimeOptions {
   secrets: SecretStore;
   host?: ClientHost;
   launcher?: RelayLauncher;
+  /** The engine's own client token store (the one its hub checks); default: the data dir's, opened on first use. */
+  tokens?: ClientTokenStore;
   /** Set inside the engine: the hub is this process (with what it knows of its servers' eras). */
   engine?: { port: number; url: string; serverEras?: () => Record<string, ServerEra | undefined> };
   /** PATH of the login shell; default: asked from the shell once (skipped with PATCHBAY_NO_LOGIN_SHELL=1). */
@@ -48,7 +51,9 @@ export function createClientsRuntime(options: ClientsRuntimeOptions): ClientsRun
     const running = await runningHub(paths.discoveryFile);
     return { port: running?.port ?? options.config.get().hub?.port ?? DEFAULT_HUB_PORT, token };
   };
-  const service = new ClientsService({ dataDir: options.dataDir, config: options.config, secrets: options.secrets, host, launcher: options.launcher ?? plainInstallLauncher(), hub });
+  let store: Promise<ClientTokenStore> | undefined;
+  const tokens = (): Promise<ClientTokenStore> => (store ??= options.tokens ? Promise.resolve(options.tokens) : ClientTokenStore.open(paths.clientTokensFile));
+  const service = new ClientsService({ dataDir: options.dataDir, config: options.config, secrets: options.secrets, host, launcher: options.launcher ?? plainInstallLauncher(), hub, tokens });
 
   let login: Promise<string | undefined> | undefined;
   const loginPath = (): Promise<string | undefined> => {

@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConfigStore } from '../config/config-store.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { ClientTokenStore } from '../home/client-tokens.js';
 import { createLogger } from '../log/logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { createBackup, listBackups, readBackup, sha256, type BackupReason, type BackupRecord } from './backups.js';
@@ -16,6 +17,7 @@ import { onDisk, type ClientHost } from './client-host.js';
 import { ClientsError } from './clients-error.js';
 import { unifiedDiff } from './diff-view.js';
 import { planExport, type ExportChange, type ExportContext, type ExportPlan, type ExportRequest } from './export-plan.js';
+import { needsToken, ownTokens, reusableToken, TOKEN_PLACEHOLDER } from './export-tokens.js';
 import { planClientImport, storeSecrets, type ImportCandidate } from './import-plan.js';
 import { recognise, type HubTarget, type RelayLauncher } from './patchbay-entry.js';
 
@@ -29,6 +31,8 @@ export interface ClientsServiceDeps {
   launcher: RelayLauncher;
   /** Where URL entries point now: the running hub's port and the hub token. */
   hub(): Promise<HubTarget>;
+  /** The per-client token store; without it URL entries carry the hub token (as before issue 17). */
+  tokens?(): Promise<ClientTokenStore>;
   now?: () => Date;
 }
 
@@ -60,7 +64,7 @@ export interface ExportPreview {
   exists: boolean;
   changes: ExportChange[];
   changed: boolean;
-  /** Unified diff with the hub token and credential-looking values masked. */
+  /** Unified diff with the hub token, client tokens and credential-looking values masked. */
   diff: string;
   /** Hash of the file as previewed; pass it to export so a file changed since is not overwritten. */
   baseHash: string;
@@ -143,10 +147,21 @@ export class ClientsService {
     return { host: this.deps.host, dataDir: this.deps.dataDir, servers: config.mcpServers, ...(config.profiles ? { profiles: config.profiles } : {}), launcher: this.deps.launcher, hub: await this.deps.hub() };
   }
 
-  private async plan(id: string, request: ExportRequest, override?: string): Promise<{ plan: ExportPlan; preview: ExportPreview }> {
-    const def = this.def(id);
+  /**
+   * The context of an export to this file, with the token its URL entries carry: the client token
+   * already in the file while it is valid, else a placeholder that only the write replaces by a
+   * freshly minted token (`reused` false).
+   */
+  private async exportContext(def: ClientDef, file: string): Promise<{ ctx: ExportContext; reused: boolean }> {
     const ctx = await this.context();
-    const plan = await planExport(ctx, def, await this.configPath(id, override), request);
+    const tokens = await this.deps.tokens?.();
+    if (!tokens) return { ctx, reused: true };
+    const existing = await reusableToken(tokens, def, file, this.deps.host, ctx.hub);
+    return { ctx: { ...ctx, entryToken: existing ?? TOKEN_PLACEHOLDER }, reused: existing !== undefined };
+  }
+
+  private async plan(def: ClientDef, file: string, ctx: ExportContext, request: ExportRequest): Promise<{ plan: ExportPlan; preview: ExportPreview }> {
+    const plan = await planExport(ctx, def, file, request);
     const before = plan.file.bytes?.toString('utf8');
     const preview: ExportPreview = {
       clientId: def.id,
@@ -154,26 +169,53 @@ export class ClientsService {
       exists: plan.file.exists,
       changes: plan.changes,
       changed: plan.changed,
-      diff: plan.changed ? unifiedDiff(plan.file.path, before, plan.after, [ctx.hub.token]) : '',
+      diff: plan.changed ? unifiedDiff(plan.file.path, before, plan.after, [ctx.hub.token, ctx.entryToken]) : '',
       baseHash: sha256(plan.file.bytes ?? ''),
       restartHint: def.restartHint,
     };
     return { plan, preview };
   }
 
+  /** What an export would write; never mints a token (a new one shows as a masked placeholder). */
   async previewExport(id: string, request: ExportRequest = {}, override?: string): Promise<ExportPreview> {
-    return (await this.plan(id, request, override)).preview;
+    const def = this.def(id);
+    const file = await this.configPath(id, override);
+    const { ctx } = await this.exportContext(def, file);
+    return (await this.plan(def, file, ctx, request)).preview;
   }
 
   /** Writes the export (atomically, after a backup). With `baseHash`, refuses if the file changed since the preview. */
   export(id: string, request: ExportRequest & { baseHash?: string } = {}, override?: string, reason: BackupReason = 'export'): Promise<ExportOutcome> {
     return this.serialize(async () => {
-      const { plan, preview } = await this.plan(id, request, override);
-      if (request.baseHash !== undefined && request.baseHash !== preview.baseHash) {
-        throw new ClientsError('client_config_changed', `${preview.file} changed since the preview; preview the export again`);
-      }
+      const def = this.def(id);
+      const file = await this.configPath(id, override);
+      const { ctx, reused } = await this.exportContext(def, file);
+      let { plan, preview } = await this.plan(def, file, ctx, request);
+      const changedSince = (): ClientsError => new ClientsError('client_config_changed', `${preview.file} changed since the preview; preview the export again`);
+      if (request.baseHash !== undefined && request.baseHash !== preview.baseHash) throw changedSince();
       if (!plan.changed) return { ...preview, written: false };
-      const backup = await this.write(plan.def.id, plan.file.path, plan.file.bytes, plan.after, reason);
+      const tokens = await this.deps.tokens?.();
+      // Minted only now, when the file is about to be written: its value goes there and nowhere else.
+      let minted: { id: string } | undefined;
+      if (tokens && !reused && needsToken(plan)) {
+        const fresh = await tokens.mint({ client: def.id, label: def.name, file: plan.file.path });
+        minted = fresh.info;
+        const again = await this.plan(def, file, { ...ctx, entryToken: fresh.token }, request);
+        if (again.preview.baseHash !== preview.baseHash) {
+          await tokens.remove(fresh.info.id);
+          throw changedSince();
+        }
+        ({ plan, preview } = again);
+      }
+      let backup: BackupRecord;
+      try {
+        backup = await this.write(plan.def.id, plan.file.path, plan.file.bytes, plan.after, reason);
+      } catch (err) {
+        if (minted) await tokens!.remove(minted.id).catch(() => undefined);
+        throw err;
+      }
+      // Tokens of this file that it no longer holds (the one just replaced, older ones) stop working.
+      if (tokens) await tokens.retire(def.id, plan.file.path, await ownTokens(def, plan.file.path, this.deps.host, ctx.hub));
       log.debug(`wrote ${plan.def.name} config`, { file: plan.file.path, backup: backup.id });
       return { ...preview, written: true, backupId: backup.id };
     });
@@ -253,7 +295,7 @@ export class ClientsService {
   private async writeBytes(file: string, data: string | Buffer, existed: boolean): Promise<void> {
     const target = onDisk(this.deps.host, file);
     await mkdir(path.dirname(target), { recursive: true });
-    // A new file holds the hub token: readable by its owner only. An existing one keeps its mode.
+    // A new file holds a client token: readable by its owner only. An existing one keeps its mode.
     await writeFileAtomic(target, data, existed ? {} : { mode: 0o600 });
   }
 

@@ -32,6 +32,8 @@ function isReference(value: string): boolean {
 export function unifiedDiff(file: string, before: string | undefined, after: string, secrets: ReadonlyArray<string | undefined> = []): string {
   let patch = createTwoFilesPatch(before === undefined ? '/dev/null' : file, file, before ?? '', after, before === undefined ? '(new file)' : 'before', 'after', { context: 3 });
   for (const secret of secrets) if (secret) patch = patch.split(secret).join(MASK);
+  // Client tokens (old ones on removed lines too), wherever a format put them.
+  patch = patch.replace(/pbc_[A-Za-z0-9_-]{43}/g, MASK);
   return patch
     .split('\n')
     .map((line) => (/^[ +-]/.test(line) && !/^(---|\+\+\+) /.test(line) ? line[0] + maskLine(line.slice(1)) : line))

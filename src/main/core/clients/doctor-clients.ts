@@ -3,6 +3,7 @@
  * path exists, hub port and token match); the client's own stdio entries resolve on the PATH
  * that client actually gets; Claude Desktop from the Store reads the file Patchbay writes.
  */
+import { isClientToken, type ClientTokenStore } from '../home/client-tokens.js';
 import { CLIENTS, claudeDesktopPaths, type ClientDef } from './client-defs.js';
 import { onDisk } from './client-host.js';
 import { clientEntries, exists, invalidReason, isInstalled, readClientFile, type ClientEntry } from './client-file.js';
@@ -16,12 +17,14 @@ import { recognise, relayEntry, type HubTarget } from './patchbay-entry.js';
 
 export async function clientChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
   const hub = await deps.service.deps.hub();
+  const tokens = await deps.service.deps.tokens?.();
+  await tokens?.refresh();
   const out: DoctorCheck[] = [];
-  for (const def of CLIENTS) out.push(...(await checksFor(def, deps, hub)));
+  for (const def of CLIENTS) out.push(...(await checksFor(def, deps, hub, tokens)));
   return out;
 }
 
-async function checksFor(def: ClientDef, deps: DoctorDeps, hub: HubTarget): Promise<DoctorCheck[]> {
+async function checksFor(def: ClientDef, deps: DoctorDeps, hub: HubTarget, tokens: ClientTokenStore | undefined): Promise<DoctorCheck[]> {
   const { service } = deps;
   const configPath = await service.configPath(def.id);
   const out: DoctorCheck[] = [];
@@ -51,15 +54,17 @@ async function checksFor(def: ClientDef, deps: DoctorDeps, hub: HubTarget): Prom
   }
   if (!(await isInstalled(def, service.deps.host, configPath))) return out;
   const entries = clientEntries(file);
-  out.push(...(await ownEntryChecks(def, entries, deps, hub)));
+  out.push(...(await ownEntryChecks(def, entries, deps, hub, tokens)));
   out.push(...(await foreignCommandChecks(def, entries, deps, hub)));
   return out;
 }
 
-async function ownEntryChecks(def: ClientDef, entries: readonly ClientEntry[], deps: DoctorDeps, hub: HubTarget): Promise<DoctorCheck[]> {
+async function ownEntryChecks(def: ClientDef, entries: readonly ClientEntry[], deps: DoctorDeps, hub: HubTarget, tokens: ClientTokenStore | undefined): Promise<DoctorCheck[]> {
   const { service } = deps;
   const servers = service.deps.config.get().mcpServers;
   const problems: string[] = [];
+  /** Entries that work but carry the hub token, which cannot be revoked for one client alone. */
+  const masterToken: string[] = [];
   let count = 0;
   for (const { name, entry } of entries) {
     if (entry.kind === 'unsupported') continue;
@@ -70,7 +75,9 @@ async function ownEntryChecks(def: ClientDef, entries: readonly ClientEntry[], d
     if (!server) problems.push(`'${name}' points at server '${mine.serverId}', which is no longer in Patchbay`);
     else if (server.disabled) problems.push(`'${name}' points at server '${mine.serverId}', which is disabled in Patchbay`);
     if (entry.kind === 'http') {
-      if (mine.token !== hub.token) problems.push(`'${name}' carries ${mine.token ? 'an old' : 'no'} hub token, so the hub answers it with 401`);
+      const tokenProblem = tokenState(name, mine.token, hub, tokens);
+      if (tokenProblem === 'master') masterToken.push(name);
+      else if (tokenProblem) problems.push(tokenProblem);
       if (mine.port !== hub.port) problems.push(`'${name}' points at port ${mine.port}, but the hub uses port ${hub.port}`);
     } else {
       problems.push(...(await relayProblems(name, entry, mine.serverId, deps)));
@@ -88,7 +95,35 @@ async function ownEntryChecks(def: ClientDef, entries: readonly ClientEntry[], d
       },
     ];
   }
+  if (masterToken.length > 0 && tokens) {
+    return [
+      {
+        id: `client-entries:${def.id}`,
+        area: 'clients',
+        status: 'warn',
+        title: `${def.name}: Patchbay's entries carry the hub token, not a client token of their own`,
+        detail: `${masterToken.map((n) => `'${n}'`).join(', ')} work, but a leak of this file could only be stopped by rotating the hub token for everyone`,
+        fix: { id: `reexport:${def.id}`, label: `Export again: ${def.name} gets its own client token, revocable in Settings (a backup is kept)` },
+      },
+    ];
+  }
   return count > 0 ? [{ id: `client-entries:${def.id}`, area: 'clients', status: 'ok', title: `${def.name}: ${count} Patchbay entr${count === 1 ? 'y' : 'ies'} up to date` }] : [];
+}
+
+/**
+ * What is wrong with the bearer token of one of Patchbay's URL entries: undefined when the hub
+ * takes it (a client token it knows and did not revoke), `master` for the hub token itself.
+ */
+function tokenState(name: string, token: string | undefined, hub: HubTarget, tokens: ClientTokenStore | undefined): string | undefined {
+  if (hub.token === undefined) return undefined;
+  if (token === undefined) return `'${name}' carries no token, so the hub answers it with 401; export again`;
+  if (token === hub.token) return 'master';
+  if (!isClientToken(token)) return `'${name}' carries an old hub token, so the hub answers it with 401; export again`;
+  if (!tokens) return undefined;
+  const known = tokens.lookup(token);
+  if (known?.state === 'valid') return undefined;
+  if (known?.state === 'revoked') return `'${name}' carries a client token that was revoked (${known.info.revoked?.slice(0, 10) ?? ''}), so the hub answers it with 401; export again for a new one`;
+  return `'${name}' carries a client token this Patchbay does not know (from another data dir, or removed), so the hub answers it with 401; export again`;
 }
 
 async function relayProblems(name: string, entry: StdioEntry, serverId: string, deps: DoctorDeps): Promise<string[]> {

@@ -22,6 +22,8 @@ export interface ExportContext {
   profiles?: Readonly<Record<string, ProfileConfig>>;
   launcher: RelayLauncher;
   hub: HubTarget;
+  /** The token URL entries carry: the client token for this client's file (default: the hub token). */
+  entryToken?: string;
 }
 
 export interface ExportRequest {
@@ -154,7 +156,7 @@ export async function planExport(ctx: ExportContext, def: ClientDef, file: strin
   const env = relayEnv(ctx);
   for (const id of ids) {
     const kind = chooseKind(def, request.kind, ownKind.get(id));
-    const desired = kind === 'stdio' ? relayEntry(ctx.launcher, id, env) : hubEntry(ctx.hub, id);
+    const desired = kind === 'stdio' ? relayEntry(ctx.launcher, id, env) : hubEntry({ port: ctx.hub.port, token: ctx.entryToken ?? ctx.hub.token }, id);
     const existingNames = own.get(id) ?? [];
     const fresh = id.startsWith('@') ? `patchbay-${id.slice(1)}` : id;
     const entryName = existingNames[0] ?? request.names?.[id] ?? def.entryName?.(fresh) ?? fresh;

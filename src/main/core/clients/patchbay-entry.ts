@@ -2,11 +2,13 @@
  * The entries Patchbay writes into clients, and how it recognises them again later so that a
  * second export updates them instead of adding duplicates. Stdio entries launch the relay by
  * absolute path (a desktop-launched client does not share the shell's PATH); URL entries point at
- * the hub with the hub token, the only credential Patchbay ever writes into a client's file.
+ * the hub with a client token minted for that client's file (home/client-tokens.ts), the only
+ * credential Patchbay ever writes into a client's file.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HUB_PORT } from '../../../shared/config-schema.js';
+import { isClientToken } from '../home/client-tokens.js';
 import type { HttpEntry, NeutralEntry, StdioEntry } from './neutral-entry.js';
 
 /**
@@ -20,7 +22,7 @@ export interface RelayLauncher {
   env?: Record<string, string>;
 }
 
-/** Where URL entries point, and the token they carry. */
+/** Where URL entries point, and the hub token (entries carry a client token instead since issue 17). */
 export interface HubTarget {
   port: number;
   token: string | undefined;
@@ -63,7 +65,8 @@ const PATCHBAY_NAME = /patchbay/i;
 /**
  * Patchbay's entry for which server, or undefined when the entry is not Patchbay's. Stdio: the
  * command line ends in `relay <server>` and is launched through something named Patchbay. URL: a
- * loopback `/mcp/<server>` URL on the hub's port (or the default one), or carrying the hub's token.
+ * loopback `/mcp/<server>` URL on the hub's port (or the default one), or carrying the hub's token
+ * or a client token (`pbc_…`).
  */
 export function recognise(entry: NeutralEntry, hub: HubTarget): Recognised | undefined {
   if (entry.kind === 'stdio') {
@@ -85,7 +88,7 @@ export function recognise(entry: NeutralEntry, hub: HubTarget): Recognised | und
   if (!match || !LOOPBACK.has(url.hostname) || url.protocol !== 'http:') return undefined;
   const port = Number(url.port || 80);
   const token = bearer(entry.headers);
-  const ours = port === hub.port || port === DEFAULT_HUB_PORT || (token !== undefined && token === hub.token);
+  const ours = port === hub.port || port === DEFAULT_HUB_PORT || (token !== undefined && (token === hub.token || isClientToken(token)));
   if (!ours) return undefined;
   let serverId: string;
   try {

@@ -11,12 +11,14 @@ import { readFile, rm } from 'node:fs/promises';
 import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
+import { settingsContract } from '../../../shared/api/settings-contract.js';
 import { ApiRegistry } from '../api/api-registry.js';
 import { apiRoute } from '../api/http-api.js';
 import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { defaultDemoServer, seedFirstRunConfig } from '../config/first-run.js';
+import { ClientTokenStore } from '../home/client-tokens.js';
 import { loadOrCreateHubToken } from '../home/hub-token.js';
 import { dataPaths, ensureDataDir } from '../home/paths.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
@@ -108,6 +110,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const secrets = options.secrets ?? (await FileSecretStore.open(paths.secretsFile));
   const auth = options.auth !== false;
   let token = auth ? await loadOrCreateHubToken(paths.tokenFile) : undefined;
+  // Per-client tokens (issue 17): followed on disk, since the CLI mints and revokes them too.
+  const clientTokens = await ClientTokenStore.open(paths.clientTokensFile, { watch: true });
   const settings = config.get().hub ?? {};
   const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), secrets, token, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
   const api = new ApiRegistry();
@@ -163,6 +167,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     host: options.host ?? '127.0.0.1',
     port: options.port ?? settings.port ?? DEFAULT_HUB_PORT,
     token,
+    clientTokens,
     extraOrigins: settings.allowedOrigins ?? [],
     maxBodyBytes: settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxSessions: settings.maxSessions ?? DEFAULT_MAX_SESSIONS,
@@ -184,6 +189,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   } catch (err) {
     await config.close();
     await inspection.close();
+    await clientTokens.close();
     throw err;
   }
   hubPort = port;
@@ -228,6 +234,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       auth,
       tokenFile: paths.tokenFile,
       configFile,
+      clientTokens,
       applyToken: (next) => {
         token = next;
         hub.setToken(next);
@@ -244,6 +251,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       configFile,
       config,
       secrets,
+      tokens: clientTokens,
       engine: { port, url, serverEras: () => Object.fromEntries(status.all().map((s) => [s.id, s.era])) },
       ...(options.clients ?? {}),
     }),
@@ -251,6 +259,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
   });
   status.start();
+  const offTokens = clientTokens.onChange(() => api.emit(settingsContract, 'settings.clientTokensChanged', { changedAt: new Date().toISOString() }));
 
   // Routes on the hub's port. The inspector's live stream first: the generic /api route would claim its path.
   hub.addRoute(inspection.route);
@@ -276,9 +285,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       closing ??= (async () => {
         offChange();
         offProblems();
+        offTokens();
         status.stop();
         await config.close();
         await hub.close();
+        await clientTokens.close();
         await profiles.close();
         await registry.close();
         await pins.flush();

@@ -1,10 +1,12 @@
 /**
  * Engine side of the settings contract: `hub` settings in config.json, token rotation (the
- * running hub refuses the old token at once), and start-at-login where the shell supports it.
+ * running hub refuses the old token at once), the per-client tokens (list, revoke: the hub refuses
+ * a revoked one at once), and start-at-login where the shell supports it.
  */
 import { DEFAULT_HUB_PORT } from '../../../shared/config-schema.js';
 import { settingsContract, type Settings } from '../../../shared/api/settings-contract.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
+import type { ClientTokenStore } from '../home/client-tokens.js';
 import { rotateHubToken } from '../home/hub-token.js';
 import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
 
@@ -22,6 +24,8 @@ export interface SettingsDeps {
   auth: boolean;
   tokenFile: string;
   configFile: string;
+  /** The per-client tokens the hub accepts on its MCP doors (home/client-tokens.ts). */
+  clientTokens: ClientTokenStore;
   /** Makes the running hub (and everything holding the token) use the new one. */
   applyToken(token: string): void;
   /** A one-time login path for the browser UI after rotation (its sessions were ended). */
@@ -97,6 +101,15 @@ export function settingsHandlers(deps: SettingsDeps): Handlers<typeof settingsCo
       const loginPath = deps.loginPath?.();
       if (loginPath) out.loginPath = loginPath;
       return out;
+    },
+    'settings.clientTokens': async () => {
+      await deps.clientTokens.refresh();
+      return deps.clientTokens.list();
+    },
+    'settings.revokeClientToken': async ({ id }) => {
+      const revoked = await deps.clientTokens.revoke(id);
+      if (!revoked) throw new ApiError('unknown_token', `there is no client token with id '${id}' (list them with: patchbay tokens list)`);
+      return revoked;
     },
   };
 }

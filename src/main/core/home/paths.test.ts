@@ -68,6 +68,7 @@ describe('dataPaths', () => {
       configFile: path.join(dir, 'config.json'),
       secretsFile: path.join(dir, 'secrets.json'),
       tokenFile: path.join(dir, 'hub-token'),
+      clientTokensFile: path.join(dir, 'client-tokens.json'),
       discoveryFile: path.join(dir, 'hub.json'),
       logsDir: path.join(dir, 'logs'),
       toolPinsFile: path.join(dir, 'tool-pins.json'),

@@ -16,6 +16,8 @@ export interface DataPaths {
   configFile: string;
   secretsFile: string;
   tokenFile: string;
+  /** Hashes and metadata of the per-client tokens (home/client-tokens.ts). */
+  clientTokensFile: string;
   discoveryFile: string;
   logsDir: string;
   /** Digests of the tool definitions each profile exposed (profiles/tool-pins.ts). */
@@ -52,6 +54,7 @@ export function dataPaths(dataDir: string): DataPaths {
     configFile: path.join(dataDir, 'config.json'),
     secretsFile: path.join(dataDir, 'secrets.json'),
     tokenFile: path.join(dataDir, 'hub-token'),
+    clientTokensFile: path.join(dataDir, 'client-tokens.json'),
     discoveryFile: path.join(dataDir, 'hub.json'),
     logsDir: path.join(dataDir, 'logs'),
     toolPinsFile: path.join(dataDir, 'tool-pins.json'),

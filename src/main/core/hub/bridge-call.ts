@@ -46,6 +46,8 @@ interface Call {
   detach: (() => void) | undefined;
   /** The log level the client's request (or its latest retry) asked for in `_meta`; none: no log messages. */
   logLevel: unknown;
+  /** Observers' view of the server's side (the latest request's; kept while parked). */
+  wire: ModernCallHandlers['wire'];
 }
 
 /** Keys of `_meta` that belong to the modern envelope, not to the legacy request. */
@@ -74,12 +76,14 @@ export class BridgeCalls {
     const params = (message.params ?? {}) as Obj;
     if (params.requestState !== undefined || params.inputResponses !== undefined) return this.retry(message, params, handlers);
     const hubId = `pbb-${this.nextId++}`;
-    const call: Call = { hubId, method: message.method, handlers, clientId: message.id, asked: new Map(), gathering: [], gatherTimer: undefined, state: undefined, parkTimer: undefined, detach: undefined, logLevel: metaOf(params)?.[META.logLevel] };
+    const call: Call = { hubId, method: message.method, handlers, clientId: message.id, asked: new Map(), gathering: [], gatherTimer: undefined, state: undefined, parkTimer: undefined, detach: undefined, logLevel: metaOf(params)?.[META.logLevel], wire: handlers.wire };
     this.calls.set(hubId, call);
     const sink = this.sink(call);
     const stream = this.session.openRequestStream(sink.sink, {});
     call.detach = sink.detach;
-    void this.session.forward([{ jsonrpc: '2.0', id: hubId, method: message.method, params: legacyParams(params) }], [undefined], stream);
+    const legacy: JsonRpcRequest = { jsonrpc: '2.0', id: hubId, method: message.method, params: legacyParams(params) };
+    call.wire?.(true, legacy, undefined);
+    void this.session.forward([legacy], [undefined], stream);
     return { cancel: (reason) => this.cancel(call, reason) };
   }
 
@@ -97,13 +101,17 @@ export class BridgeCalls {
     clearTimeout(call.parkTimer);
     call.state = undefined;
     call.handlers = handlers;
+    call.wire = handlers.wire;
     call.clientId = message.id;
     call.logLevel = metaOf(params)?.[META.logLevel];
     const responses = (params.inputResponses ?? {}) as Obj;
     const unanswered = new Map<string, { id: JsonRpcId; method: string; params: unknown }>();
     for (const [key, asked] of call.asked) {
-      if (key in responses) void this.session.forward([{ jsonrpc: '2.0', id: asked.id, result: responses[key] } as JsonRpcMessage], [undefined], undefined);
-      else unanswered.set(key, asked);
+      if (key in responses) {
+        const answer = { jsonrpc: '2.0', id: asked.id, result: responses[key] } as JsonRpcMessage;
+        call.wire?.(true, answer, undefined);
+        void this.session.forward([answer], [undefined], undefined);
+      } else unanswered.set(key, asked);
     }
     call.asked = new Map();
     // Requests the client left unanswered are asked for again (mrtr "Error Handling").
@@ -139,12 +147,16 @@ export class BridgeCalls {
     }
     if (!('method' in message)) {
       if (message.id !== call.hubId) return;
+      call.wire?.(false, message, json);
       this.finish(call);
       const restored: JsonRpcResponse = { ...message, id: call.clientId };
       call.handlers?.response(restored, JSON.stringify(restored), { local: false });
       return;
     }
-    if (isRequest(message)) return this.serverRequest(call, message);
+    if (isRequest(message)) {
+      if (message.method !== 'ping') call.wire?.(false, message, json);
+      return this.serverRequest(call, message);
+    }
     if (isNotification(message)) {
       if (message.method === 'notifications/progress') {
         call.handlers?.notification(message, json);
@@ -167,6 +179,7 @@ export class BridgeCalls {
     }
     if (!MRTR_METHODS.has(call.method)) {
       const refusal = errorResponse(request.id, ErrorCode.MethodNotFound, `patchbay: the client speaks protocol revision 2026-07-28, which cannot answer '${request.method}' during '${call.method}'`);
+      call.wire?.(true, refusal, undefined);
       void this.session.forward([refusal], [undefined], undefined);
       return;
     }

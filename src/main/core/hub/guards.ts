@@ -42,19 +42,43 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-/** Bearer token, compared in constant time (hashing first makes the lengths equal) (P25). */
-export function checkToken(authorization: string | undefined, token: string | undefined): GuardResult {
+/**
+ * The hub's question about a bearer token that is not the hub token (home/client-tokens.ts
+ * answers it): undefined when it is not a client token at all.
+ */
+export interface ClientTokenVerifier {
+  check(token: string): { state: 'valid' | 'revoked'; info: { client: string; label: string } } | { state: 'unknown' } | undefined;
+}
+
+/** Who a request proved to be: `principal` is the client a client token was minted for (none for the hub token). */
+export type AuthResult = { ok: true; principal?: string } | Extract<GuardResult, { ok: false }>;
+
+const BEARER = { 'WWW-Authenticate': 'Bearer realm="patchbay"' };
+
+function unauthorized(message: string): AuthResult {
+  return { ok: false, status: 401, message, headers: BEARER };
+}
+
+/**
+ * Bearer token (P25): the hub token, compared in constant time (hashing first makes the lengths
+ * equal), or — where `clients` is given, i.e. on the MCP doors only — a client token that was not
+ * revoked. A client token never opens `/api`: a leaked client config must not control Patchbay.
+ */
+export function checkToken(authorization: string | undefined, token: string | undefined, clients?: ClientTokenVerifier): AuthResult {
   if (token === undefined) return OK;
-  const denied: GuardResult = {
-    ok: false,
-    status: 401,
-    message: authorization ? 'Unauthorized: the hub token is wrong' : 'Unauthorized: missing hub token (send "Authorization: Bearer <token>")',
-    headers: { 'WWW-Authenticate': 'Bearer realm="patchbay"' },
-  };
-  if (!authorization) return denied;
+  if (!authorization) return unauthorized('Unauthorized: missing hub token (send "Authorization: Bearer <token>")');
+  const wrong = unauthorized('Unauthorized: the hub token is wrong');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) return denied;
-  return timingSafeEqual(digest(match[1]!), digest(token)) ? OK : denied;
+  if (!match) return wrong;
+  const presented = match[1]!;
+  if (timingSafeEqual(digest(presented), digest(token))) return OK;
+  const client = clients?.check(presented);
+  if (client === undefined) return wrong;
+  if (client.state === 'valid') return { ok: true, principal: client.info.label };
+  if (client.state === 'revoked') {
+    return unauthorized(`Unauthorized: this client token (${client.info.label}) was revoked in Patchbay's Settings; export the client again (patchbay export ${client.info.client})`);
+  }
+  return unauthorized("Unauthorized: this client token is not known to this Patchbay (it was removed, or it belongs to another data dir); export the client again");
 }
 
 /** CORS response headers for an allowed origin (P26); none for requests without Origin. */

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
-import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
+import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS, type ClientTokenVerifier } from './guards.js';
 import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { handleDelete, handleGet, handlePost, type EndpointContext } from './mcp-endpoint.js';
@@ -18,6 +18,7 @@ import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { ModernReply } from './modern-reply.js';
 import type { SessionObserver } from './observer.js';
 import { ParamHeaderIndex } from './param-headers.js';
+import { notePrincipal } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import { Session, type SessionHost } from './session.js';
 import type { StreamLimits } from './sse-stream.js';
@@ -27,6 +28,8 @@ export interface HubOptions {
   port: number;
   /** Undefined turns auth off (`--no-auth`). */
   token: string | undefined;
+  /** Per-client tokens, accepted besides the hub token on the MCP doors only (home/client-tokens.ts). */
+  clientTokens?: ClientTokenVerifier;
   extraOrigins: string[];
   maxBodyBytes: number;
   maxSessions: number;
@@ -92,8 +95,8 @@ export class Hub {
       maxSessions: options.maxSessions,
       version: options.version,
       isClosed: () => this.closed,
-      newSession: (id, runtime) => {
-        const session = new Session(id, runtime.id, this.sessionHost(runtime));
+      newSession: (id, runtime, principal) => {
+        const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal));
         this.outsideTable.add(session);
         return session;
       },
@@ -118,7 +121,7 @@ export class Hub {
         maxSessions: options.maxSessions,
         isClosed: () => this.closed,
         server: (id) => this.options.server(id),
-        newSession: (id, runtime) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse')),
+        newSession: (id, runtime, principal) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse', principal)),
         logger: options.logger,
       }),
     );
@@ -244,12 +247,15 @@ export class Hub {
     return bridge;
   }
 
-  /** `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `hub` or `playground` for local sessions. */
-  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http'): SessionHost {
+  /**
+   * `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `hub` or
+   * `playground` for local sessions. `principal`: the client token's label, when one opened it.
+   */
+  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string): SessionHost {
     const observer = this.options.observer;
     return {
       watch: (session) =>
-        observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub' }),
+        observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub', ...(principal !== undefined ? { principal } : {}) }),
       connect: () => server.connect(),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
       startupTimeoutMs: server.startupTimeoutMs ?? this.options.startupTimeoutMs,
@@ -308,8 +314,8 @@ export class Hub {
     }
     for (const route of this.routes) {
       if (!isUnder(path, route.prefix)) continue;
-      if (route.auth === 'token') {
-        const denied = this.checkAuth(req);
+      if (route.auth !== 'none') {
+        const denied = this.checkAuth(req, route.auth === 'mcp');
         if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
       }
       void Promise.resolve(route.handle(req, res, path, cors)).catch((err: Error) => {
@@ -322,10 +328,17 @@ export class Hub {
     sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${path}. MCP servers are at /mcp/<server>`, cors);
   }
 
-  /** Undefined when the request may go on; else why not (P25). */
-  private checkAuth(req: IncomingMessage): { status: number; message: string; headers?: Record<string, string> } | undefined {
-    const auth = checkToken(req.headers.authorization, this.options.token);
-    if (auth.ok || this.options.authorize?.(req)) return undefined;
+  /**
+   * Undefined when the request may go on; else why not (P25). `mcp`: an MCP door, where a client
+   * token is accepted too (and noted on the request for the session it opens).
+   */
+  private checkAuth(req: IncomingMessage, mcp = false): { status: number; message: string; headers?: Record<string, string> } | undefined {
+    const auth = checkToken(req.headers.authorization, this.options.token, mcp ? this.options.clientTokens : undefined);
+    if (auth.ok) {
+      if (auth.principal !== undefined) notePrincipal(req, auth.principal);
+      return undefined;
+    }
+    if (this.options.authorize?.(req)) return undefined;
     return auth;
   }
 
@@ -347,7 +360,7 @@ export class Hub {
   }
 
   private handleMcp(req: IncomingMessage, res: ServerResponse, rest: string, cors: Record<string, string>): void {
-    const denied = this.checkAuth(req);
+    const denied = this.checkAuth(req, true);
     if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
     let id: string;
     try {

@@ -123,6 +123,7 @@ export class LegacyBridge implements ModernUpstream {
     return bs.calls.start(message, {
       notification: handlers.notification,
       ended: handlers.ended,
+      wire: handlers.wire,
       response: (m, raw, info) => {
         const done = completeResult(message.method, m);
         handlers.response(done, done === m ? raw : JSON.stringify(done), info);

@@ -21,6 +21,7 @@ import type { HttpRoute } from '../protocol/http-route.js';
 import { accepts, sendError } from '../protocol/http-util.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 import { classify, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import type { StreamSink } from './stream-sink.js';
@@ -35,8 +36,8 @@ export interface LegacySseContext {
   isClosed(): boolean;
   /** The same lookup as `/mcp`: `''` the default profile, `@name` a named one, else a server id. */
   server(id: string): ServerPort | undefined;
-  /** A new session whose observers see the client transport `sse`. */
-  newSession(id: string, runtime: ServerPort): Session;
+  /** A new session whose observers see the client transport `sse` (and the client token's label: principal.ts). */
+  newSession(id: string, runtime: ServerPort, principal?: string): Session;
   logger: Logger;
 }
 
@@ -44,8 +45,8 @@ export interface LegacySseContext {
 export function legacySseRoutes(ctx: LegacySseContext): HttpRoute[] {
   const door = new LegacySseEndpoint(ctx);
   return [
-    { prefix: '/sse', auth: 'token', handle: (req, res, path, cors) => door.open(req, res, path.slice('/sse'.length), cors) },
-    { prefix: '/messages', auth: 'token', handle: (req, res, path, cors) => door.post(req, res, path.slice('/messages'.length), cors) },
+    { prefix: '/sse', auth: 'mcp', handle: (req, res, path, cors) => door.open(req, res, path.slice('/sse'.length), cors) },
+    { prefix: '/messages', auth: 'mcp', handle: (req, res, path, cors) => door.post(req, res, path.slice('/messages'.length), cors) },
   ];
 }
 
@@ -156,7 +157,7 @@ class LegacySseEndpoint {
       return;
     }
     const id = newSessionId();
-    const session = ctx.newSession(id, runtime);
+    const session = ctx.newSession(id, runtime, principalOf(req));
     session.door = 'sse';
     const connection = new LegacyConnection(session, res);
     ctx.sessions.set(id, session);

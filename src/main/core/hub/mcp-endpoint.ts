@@ -13,6 +13,7 @@ import { classify, errorResponse, idKey, isRequest, type JsonRpcMessage, type Js
 import { sseSink } from './http-sink.js';
 import { classifyPost } from './modern-classify.js';
 import { handleModernPost, type ModernContext } from './modern-endpoint.js';
+import { principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import { parseEventId } from './sse-stream.js';
@@ -21,8 +22,8 @@ export interface EndpointContext {
   sessions: Map<string, Session>;
   maxBodyBytes: number;
   maxSessions: number;
-  /** A new session, outside the table (its deadlines are ticked) until `register`ed. */
-  newSession(id: string, runtime: ServerPort): Session;
+  /** A new session, outside the table (its deadlines are ticked) until `register`ed; `principal`: see principal.ts. */
+  newSession(id: string, runtime: ServerPort, principal?: string): Session;
   /** Puts an initialized session into the table, where clients can reach it by id. */
   register(session: Session): void;
   version: string;
@@ -180,7 +181,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
     return;
   }
   const stateless = runtime.stateless;
-  const session = ctx.newSession(stateless ? '' : newSessionId(), runtime);
+  const session = ctx.newSession(stateless ? '' : newSessionId(), runtime, principalOf(req));
   // A client that gives up while the server starts takes the session (and its child) with it.
   const abandoned = (): void => void session.close();
   res.once('close', abandoned);
@@ -199,7 +200,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
 
 /** Stateless servers (P19): a fresh child per request, initialized by the hub, stopped after. */
 async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raws: Array<string | undefined>, cors: Record<string, string>): Promise<void> {
-  const session = ctx.newSession('', runtime);
+  const session = ctx.newSession('', runtime, principalOf(req));
   session.setInitializeRequest({
     jsonrpc: '2.0',
     id: 'patchbay-stateless-init',

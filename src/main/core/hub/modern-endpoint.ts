@@ -8,10 +8,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, META } from '../../../shared/protocol.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
-import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
+import { LegacyBridge } from './legacy-bridge.js';
 import type { ModernClients } from './modern-clients.js';
 import { ModernReply, statusForError } from './modern-reply.js';
 import type { ParamHeaderIndex } from './param-headers.js';
+import { principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 
 export interface ModernContext {
@@ -65,7 +67,7 @@ export async function handleModernPost(
     if (wrong) return answerLocally(ErrorCode.HeaderMismatch, `Header mismatch: ${wrong}`);
   }
 
-  const client = ctx.clients.watchFor(server, request.params);
+  const client = ctx.clients.watchFor(server, request.params, principalOf(req));
   const watch = client.watch;
   watch?.fromClient?.(request, raw, req, 200);
   let upstream: ModernUpstream;
@@ -107,10 +109,15 @@ export async function handleModernPost(
 
   client.begin();
   ctx.replies.add(reply);
-  watch?.toServer?.(request, raw, undefined);
+  // A legacy server behind the hub's bridge gets a translated request: the bridge reports what it
+  // sent and got (`wire`), so observers see both sides; a modern server gets the client's request.
+  const bridged = upstream instanceof LegacyBridge;
+  if (!bridged) watch?.toServer?.(request, raw, undefined);
+  const wire: Pick<ModernCallHandlers, 'wire'> = bridged && watch?.bridged ? { wire: (toServer, m, json) => watch.bridged!(request.id, toServer, m, json, undefined) } : {};
   const call = upstream.call(
     { message: request, raw, headers: modernHeaders(req) },
     {
+      ...wire,
       notification: (m, json) => {
         if (over) return;
         watch?.fromServer?.(m, json);
@@ -122,9 +129,9 @@ export async function handleModernPost(
       response: (m, json, info) => {
         if (over) return;
         finish();
-        if (info.local) watch?.toClient?.(m, json, 'upstream-closed');
+        if (info.local) watch?.toClient?.(m, json, bridged ? 'bridge-answer' : 'upstream-closed');
         else {
-          watch?.fromServer?.(m, json);
+          if (!bridged) watch?.fromServer?.(m, json);
           watch?.toClient?.(m, json, undefined);
         }
         if (request.method === 'tools/list' && 'result' in m) ctx.paramHeaders.learn(server.id, (m as JsonRpcResponse).result);

@@ -9,15 +9,17 @@
  * watches so that a call nobody wants costs nothing (see composeWatches). Per-message calls must
  * do O(1) work: they run on the proxy path.
  */
-import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
 
 /**
  * Why the hub itself wrote a message: `timeout` (request deadline), `upstream-closed` and
  * `session-closed` (errors answered on the server's behalf), `replay-initialize` (re-initializing
- * a restarted upstream), `replay` (the inspector's replay of a captured request).
+ * a restarted upstream), `replay` (the inspector's replay of a captured request), `bridge-answer`
+ * (a bridge between eras answered the client itself: `server/discover`, a removed method, a
+ * refused `requestState`).
  */
-export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay';
+export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay' | 'bridge-answer';
 
 /**
  * The HTTP request a client message came in, as observers may read it. A node:http
@@ -51,6 +53,11 @@ export interface ObservedSession {
    * requests of one client, grouped: see modern-clients.ts). Absent means legacy.
    */
   readonly era?: 'legacy' | 'modern';
+  /**
+   * The client token that authenticated the session (its label, e.g. `Cursor`): who the client is
+   * by the credential it holds, besides what its clientInfo says. Absent for the hub token.
+   */
+  readonly principal?: string;
 }
 
 /** The calls a session makes to its observers. All optional. */
@@ -63,6 +70,13 @@ export interface SessionWatch {
   toServer?(message: JsonRpcMessage, raw: string | undefined, note: HubNote | undefined): void;
   /** A message from the server. */
   fromServer?(message: JsonRpcMessage, raw: string): void;
+  /**
+   * The server's side of a request the hub bridges between eras (hub/legacy-bridge.ts): a message
+   * the server was sent (`toServer`) or sent, in the server's era, on behalf of the client's
+   * request `of` (its JSON-RPC id as the client sent it). `headers`: the modern headers it went with.
+   * The hub calls it only when an observer has it: it costs nothing with capture off.
+   */
+  bridged?(of: JsonRpcId, toServer: boolean, message: JsonRpcMessage, raw: string | undefined, headers: Readonly<Record<string, string>> | undefined): void;
   /** A new upstream connection is in use (the first, or one that replaced a dead one). */
   upstreamOpened?(): void;
   /** An upstream connection could not be opened (a missing secret, a spawn failure). */
@@ -86,6 +100,7 @@ const WATCH_METHODS = [
   'toClient',
   'toServer',
   'fromServer',
+  'bridged',
   'upstreamOpened',
   'upstreamFailed',
   'upstreamAnswered',

@@ -12,15 +12,24 @@
  * already drained) is queued as an item of its own.
  */
 import { performance } from 'node:perf_hooks';
-import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
+import type { CaptureEra, CaptureLeg } from '../../../shared/api/inspector-contract.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.js';
 import { Ring } from '../lib/ring.js';
-import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent, UpstreamHttpExchange } from '../upstream/upstream.js';
 import type { SessionRecord } from './session-record.js';
 
-/** Why the hub itself wrote a message (the observer port's HubNote). */
-export type CaptureNote = HubNote;
+/**
+ * Why the hub itself wrote a message (the observer port's HubNote), or `bridged`: the server's
+ * side of a request the hub bridged between eras (what the server was sent, what it answered).
+ */
+export type CaptureNote = HubNote | 'bridged';
+
+/** What a `bridged` item carries besides its message: the client's request it belongs to, and the modern headers it went with. */
+export interface BridgedDetail {
+  readonly of: JsonRpcId;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+}
 
 export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'ended';
 
@@ -40,7 +49,7 @@ export class TapItem {
     readonly status: number | undefined = undefined,
     /** stderr line, or the failure text of `ended`. */
     readonly text: string | undefined = undefined,
-    readonly detail: UpstreamClosed | UpstreamHttpExchange | 'closed' | 'failed' | undefined = undefined,
+    readonly detail: UpstreamClosed | UpstreamHttpExchange | BridgedDetail | 'closed' | 'failed' | undefined = undefined,
   ) {}
 
   /** performance.now() when the same message crossed its other leg; -1 if it did not (yet). */
@@ -122,6 +131,10 @@ export interface SessionCaptureInfo {
   clientTransport: string;
   upstreamTransport: string;
   debug: boolean;
+  /** The client's era (hub/observer.ts ObservedSession.era). */
+  era: CaptureEra;
+  /** The client token's label, when one opened the session (hub/observer.ts). */
+  principal?: string;
 }
 
 /**
@@ -171,6 +184,11 @@ export class SessionCapture implements SessionWatch {
     this.lastIn = this.queue.push(item) ? item : undefined;
   }
 
+  bridged(of: JsonRpcId, toServer: boolean, message: JsonRpcMessage, raw: string | undefined, headers: Readonly<Record<string, string>> | undefined): void {
+    const detail: BridgedDetail = { of, headers };
+    this.queue.push(new TapItem('message', this, performance.now(), 'upstream', toServer, message, raw, 'bridged', undefined, undefined, undefined, detail));
+  }
+
   /** The message that just came in goes out unchanged: its item gets the second leg's time. */
   private passedOn(message: JsonRpcMessage, raw: string | undefined, toServer: boolean): boolean {
     const last = this.lastIn;
@@ -193,6 +211,7 @@ export class SessionCapture implements SessionWatch {
     if (event.type === 'stderr') this.queue.push(new TapItem('stderr', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.line));
     else if (event.type === 'http') this.queue.push(new TapItem('upstream-http', this, t, 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, event.exchange));
     else if (event.type === 'transport') this.queue.push(new TapItem('upstream-transport', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.transport), true);
+    else if (event.type === 'bridged') this.bridged(event.of, event.toServer, event.message, event.raw, event.headers);
     // A re-initialization reaches the capture as messages and upstreamOpened (the session sees to it).
   }
 

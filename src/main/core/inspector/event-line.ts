@@ -22,6 +22,7 @@ const SIZE = B(',"size":');
 const TRUNCATED = B(',"truncated":true');
 const TEXT = B(',"text":');
 const NOTE = B(',"note":');
+const OF = B(',"of":');
 const HTTP = B(',"http":');
 const SESSION_INFO = B(',"sessionInfo":');
 const MESSAGE = B(',"message":');
@@ -89,6 +90,19 @@ const X_PROGRESS_COUNT = B(',"pc":');
 const X_ERROR = B(',"err":');
 const X_IS_ERROR = B(',"ie":1');
 const X_REASON = B(',"why":');
+const X_ERAS = B(',"nx":');
+
+/** The era fields of an exchange (rare: modern clients and bridged exchanges), compact, or undefined. */
+function eraFields(x: ExchangeSummary): CompactExchange['nx'] {
+  if (x.era !== 'modern' && x.rounds === undefined && x.bridge === undefined && x.parent === undefined) return undefined;
+  const nx: NonNullable<CompactExchange['nx']> = {};
+  if (x.era === 'modern') nx.e = 'modern';
+  if (x.headers !== undefined) nx.h = x.headers;
+  if (x.rounds !== undefined) nx.rd = x.rounds;
+  if (x.bridge !== undefined) nx.b = x.bridge;
+  if (x.parent !== undefined) nx.p = x.parent;
+  return nx;
+}
 
 /** `,"c":<client>` for the last client name seen: a session's exchanges all carry the same one. */
 let lastClient: string | undefined;
@@ -137,6 +151,11 @@ function writeExchange(log: LineLog, x: ExchangeSummary): void {
     log.bytes(X_REASON);
     log.utf8(str(x.reason));
   }
+  const nx = eraFields(x);
+  if (nx !== undefined) {
+    log.bytes(X_ERAS);
+    log.utf8(str(nx));
+  }
   log.byte(CLOSE);
 }
 
@@ -167,6 +186,8 @@ export interface CompactExchange {
   err?: ExchangeSummary['error'];
   ie?: 1;
   why?: string;
+  /** Eras: e the client's era when modern, h its Mcp-* headers, rd input rounds, b the bridged server side, p parent exchange. */
+  nx?: { e?: 'modern'; h?: Record<string, string>; rd?: ExchangeSummary['rounds']; b?: ExchangeSummary['bridge']; p?: string };
 }
 
 /** An exchange read back from a line, completed by `leg` (the event it completed on). */
@@ -190,6 +211,12 @@ export function expandExchange(c: CompactExchange, leg: { seq: number; session: 
   if (c.err !== undefined) x.error = c.err;
   if (c.ie === 1) x.isError = true;
   if (c.why !== undefined) x.reason = c.why;
+  const nx = c.nx;
+  x.era = nx?.e ?? 'legacy';
+  if (nx?.h !== undefined) x.headers = nx.h;
+  if (nx?.rd !== undefined) x.rounds = nx.rd;
+  if (nx?.b !== undefined) x.bridge = nx.b;
+  if (nx?.p !== undefined) x.parent = nx.p;
   return x;
 }
 
@@ -223,6 +250,8 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
     if (text !== undefined) { log.bytes(TEXT); log.utf8(str(text)); }
     const note = e.note;
     if (note !== undefined) { log.bytes(NOTE); log.utf8(str(note)); }
+    const of = e.of;
+    if (of !== undefined) { log.bytes(OF); writeId(log, of); }
     if (e.httpRef !== undefined) { log.bytes(HTTP); log.bytes(e.httpRef.bytes); }
     if (e.completed !== undefined && (e.flags & TWIN_COMPLETES) === 0) writeExchanges(log, e.completed);
     const info = e.sessionInfo;
@@ -282,6 +311,11 @@ export function exchangeJson(x: ExchangeSummary): string {
   if (x.error !== undefined) s += `,"error":${str(x.error)}`;
   if (x.isError) s += ',"isError":true';
   if (x.reason !== undefined) s += `,"reason":${str(x.reason)}`;
+  if (x.era !== undefined) s += `,"era":"${x.era}"`;
+  if (x.headers !== undefined) s += `,"headers":${str(x.headers)}`;
+  if (x.rounds !== undefined) s += `,"rounds":${str(x.rounds)}`;
+  if (x.bridge !== undefined) s += `,"bridge":${str(x.bridge)}`;
+  if (x.parent !== undefined) s += `,"parent":${str(x.parent)}`;
   return s + '}';
 }
 
@@ -294,6 +328,7 @@ export function legJson(e: CapturedLeg): string {
   if (e.truncated) s += ',"truncated":true';
   if (e.text !== undefined) s += `,"text":${str(e.text)}`;
   if (e.note !== undefined) s += `,"note":${str(e.note)}`;
+  if (e.of !== undefined) s += `,"of":${typeof e.of === 'number' ? e.of : str(e.of)}`;
   if (e.httpRef !== undefined) s += `,"http":${e.httpRef.json}`;
   const xs = e.exchanges;
   if (xs !== undefined) s += `,"exchanges":[${xs.map(exchangeJson).join(',')}]`;

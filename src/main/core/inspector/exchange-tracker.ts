@@ -10,8 +10,9 @@
  * Pairing is a pure function of the event sequence, so a session read back from the history
  * files is paired by the same code as a live one.
  */
-import type { CaptureDirection, CaptureLeg, CaptureOrigin, ExchangeStatus, ExchangeSummary, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import type { CaptureDirection, CaptureEra, CaptureHttp, CaptureLeg, CaptureOrigin, ExchangeBridge, ExchangeStatus, ExchangeSummary, InputRound, ProgressEntry } from '../../../shared/api/inspector-contract.js';
 import { ByRequester, OpenList, RecentRing, type Id } from './exchange-lists.js';
+import { inputRequired, mcpHeaders, RoundBook } from './input-rounds.js';
 import { Ring } from '../lib/ring.js';
 
 export interface PairingInput {
@@ -24,6 +25,10 @@ export interface PairingInput {
   method?: string | undefined;
   id?: string | number | null | undefined;
   note?: string | undefined;
+  /** On `bridged` events: the client's request id the server-side message belongs to. */
+  of?: string | number | undefined;
+  /** A client request's HTTP details (redacted): a modern request's Mcp-* headers are read from them. */
+  http?: CaptureHttp | undefined;
 }
 
 const MAX_PROGRESS = 32;
@@ -80,6 +85,11 @@ class Exchange implements ExchangeSummary {
   error: { code: number; message: string } | undefined = undefined;
   isError: true | undefined = undefined;
   reason: string | undefined = undefined;
+  era: CaptureEra | undefined = undefined;
+  headers: Record<string, string> | undefined = undefined;
+  rounds: InputRound[] | undefined = undefined;
+  bridge: ExchangeBridge | undefined = undefined;
+  parent: string | undefined = undefined;
   readonly #firstLeg: CaptureLeg | undefined;
   #progressToken: Id | undefined = undefined;
   /** µs from the start to the end, and to the request and the answer on the other leg. */
@@ -182,6 +192,8 @@ export class ExchangeTracker {
   private readonly byProgress = new ByRequester(new Map<Id, Exchange>(), new Map<Id, Exchange>(), new Map<Id, Exchange>());
   /** Recently closed exchanges, for late responses and the other leg's copies. */
   private readonly recent = new ByRequester(new RecentRing<Exchange>(), new RecentRing<Exchange>(), new RecentRing<Exchange>());
+  /** Input rounds and bridged server sides (input-rounds.ts). */
+  private readonly rounds: RoundBook<Exchange>;
 
   constructor(
     private readonly session: string,
@@ -190,10 +202,15 @@ export class ExchangeTracker {
     private readonly client: () => string | undefined,
     /** Applied to every text copied out of a message (error messages, reasons): redaction. */
     private readonly scrub: (text: string) => string = (t) => t,
-  ) {}
+    /** The era of the session's client. */
+    private readonly era: CaptureEra = 'legacy',
+  ) {
+    this.rounds = new RoundBook(era);
+  }
 
   /** Feeds one event and its parsed message; returns the exchange it completed (one at most). */
   observe(e: PairingInput, message: unknown): ExchangeSummary | undefined {
+    if (e.note === 'bridged') return this.bridged(e, message);
     if (e.kind === 'request' && e.method !== undefined && isId(e.id)) return this.request(e, e.method, e.id, message);
     if (e.kind === 'response' && isId(e.id)) return this.response(e, e.id, message);
     if (e.kind === 'notification' && e.method === 'notifications/cancelled') return this.cancelled(e, message);
@@ -223,12 +240,27 @@ export class ExchangeTracker {
   endSession(time: number, reason: string): ExchangeSummary[] {
     const out: ExchangeSummary[] = [];
     const open = [...this.open.client.values(), ...this.open.server.values(), ...this.open.hub.values()].sort((a, b) => a.requestSeq - b.requestSeq);
-    for (const x of open) out.push(this.close(x, 'orphaned', time, undefined, reason));
+    for (const x of open) out.push(this.close(x, 'orphaned', time, undefined, RoundBook.waitingForInput(x) ? 'the client never retried with the input the server asked for' : reason));
     return out;
+  }
+
+  /** The server's side of a bridged exchange: kept on the client's exchange it belongs to. */
+  private bridged(e: PairingInput, message: unknown): undefined {
+    const of = e.of;
+    if (!isId(of)) return undefined;
+    const x = this.pending('client', of) ?? this.rounds.alias(of) ?? this.pending('hub', of);
+    if (x === undefined) return undefined;
+    if (e.kind === 'request' && e.direction === 'to-server' && !x.seenOnOtherLeg) x.otherLegRequest(e.time);
+    if (this.rounds.bridged(x, e, message)) x.otherLegResponse(e.time);
+    return undefined;
   }
 
   private request(e: PairingInput, method: string, id: string | number, message: unknown): ExchangeSummary | undefined {
     const requester: CaptureOrigin = e.origin;
+    const continued = requester === 'server' ? undefined : this.rounds.alias(id);
+    // The other leg of a retry already continuing its exchange (a pass-through pair).
+    if (continued !== undefined && continued.firstLeg !== e.leg) return undefined;
+    if (requester !== 'server' && this.rounds.retry(e, method, id, message) !== undefined) return undefined;
     const existing = this.pending(requester, id);
     if (existing && existing.firstLeg !== e.leg && !existing.seenOnOtherLeg) {
       existing.otherLegRequest(e.time);
@@ -238,6 +270,15 @@ export class ExchangeTracker {
     const x = new Exchange(this.session, this.server, requester, id, method, e.time, e.seq, e.leg);
     const client = this.client();
     if (client !== undefined) x.client = client;
+    x.era = this.era;
+    if (this.era === 'modern') {
+      if (e.http !== undefined) x.headers = mcpHeaders(e.http);
+      this.rounds.opened(x, message);
+    }
+    if (requester === 'server') {
+      const parent = this.rounds.parentOf(method, message);
+      if (parent !== undefined) x.parent = parent.id;
+    }
     const meta = paramsOf(message)?._meta as { progressToken?: unknown } | undefined;
     if (meta && isId(meta.progressToken)) {
       x.progressToken = meta.progressToken;
@@ -263,6 +304,7 @@ export class ExchangeTracker {
     // Open exchanges first (as the hub itself routes: its own waiters, then the client's).
     let x: Exchange | undefined;
     for (const who of candidates) x ??= this.pending(who, id);
+    if (e.direction === 'to-client') x ??= this.rounds.alias(id);
     for (const who of candidates) x ??= this.recent.of(who).find(id);
     if (!x) return undefined;
     if (x.status !== 'pending') {
@@ -272,6 +314,12 @@ export class ExchangeTracker {
     }
     if (e.leg !== x.firstLeg) {
       x.otherLegResponse(e.time);
+      return undefined;
+    }
+    // A multi-round-trip request asks for input: a round of the same exchange, not its end.
+    const asks = e.direction === 'to-client' ? inputRequired(message) : undefined;
+    if (asks !== undefined) {
+      this.rounds.round(x, e, asks, false);
       return undefined;
     }
     const error = (message as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
@@ -352,6 +400,7 @@ export class ExchangeTracker {
   /** No longer open (the caller closes it or drops it). */
   private forget(x: Exchange): void {
     this.open.of(x.requester).delete(x);
+    if (x.rounds !== undefined || x.bridge !== undefined) this.rounds.forget(x);
     const token = x.progressToken;
     if (token !== undefined) {
       const byProgress = this.byProgress.of(x.requester);

@@ -31,6 +31,15 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** One event of a bridged exchange's server side, as `inspector.exchanges.list` (full) returns it. */
+function serverMessage(seq: number, e: CaptureEvent | undefined): NonNullable<Exchange['serverMessages']>[number] {
+  const out: NonNullable<Exchange['serverMessages']>[number] = { seq };
+  if (e?.direction !== undefined) out.direction = e.direction;
+  if (e?.message !== undefined) out.message = e.message;
+  if (e?.http?.headers !== undefined) out.headers = e.http.headers;
+  return out;
+}
+
 export class InspectorQueries {
   constructor(private readonly inspector: Inspector) {}
 
@@ -107,24 +116,27 @@ export class InspectorQueries {
     const record = this.inspector.memory.sessions.get(q.session);
     const after = q.after ?? -1;
     let page: ExchangeSummary[];
-    let messages: (seq: number) => unknown;
+    let eventAt: (seq: number) => CaptureEvent | undefined;
     const ring = record?.tracker.exchanges;
     if (record && ring && (record.tracker.exchangesSeen === ring.length || (ring.first !== undefined && after >= ring.first.requestSeq))) {
       page = record.tracker.exchangesAfter(after, q.limit);
-      messages = (seq) => {
+      eventAt = (seq) => {
         const e = record.events.find(seq) ?? this.inspector.memory.find(seq);
-        return e === undefined ? undefined : toApiEvent(e).message;
+        return e === undefined ? undefined : toApiEvent(e);
       };
     } else {
       const rebuilt = await this.rebuildPage(summary, after, q.limit, q.full);
       page = rebuilt.page;
-      messages = (seq) => rebuilt.messages.get(seq);
+      eventAt = (seq) => rebuilt.messages.get(seq);
     }
+    const messages = (seq: number): unknown => eventAt(seq)?.message;
     const exchanges: Exchange[] = page.map((x) => {
       const full: Exchange = exchangeSummary(x);
       if (q.full) {
         full.request = messages(x.requestSeq);
         if (x.responseSeq !== undefined) full.response = messages(x.responseSeq);
+        if (x.rounds !== undefined) full.roundMessages = x.rounds.map((r) => ({ inputRequired: messages(r.seq), ...(r.retrySeq !== undefined ? { retry: messages(r.retrySeq) } : {}) }));
+        if (x.bridge !== undefined) full.serverMessages = x.bridge.seqs.map((seq) => serverMessage(seq, eventAt(seq)));
       }
       return full;
     });
@@ -138,9 +150,9 @@ export class InspectorQueries {
    * answered, not the whole session (a click on one old exchange, or an export paging a long
    * session, would otherwise read it all again for every page).
    */
-  private async rebuildPage(summary: InspectorSession, after: number, limit: number, full: boolean): Promise<{ page: ExchangeSummary[]; messages: Map<number, unknown> }> {
-    const tracker = new ExchangeTracker(summary.id, summary.server, MAX_REBUILT_EXCHANGES, () => summary.client?.name);
-    const messages = new Map<number, unknown>();
+  private async rebuildPage(summary: InspectorSession, after: number, limit: number, full: boolean): Promise<{ page: ExchangeSummary[]; messages: Map<number, CaptureEvent> }> {
+    const tracker = new ExchangeTracker(summary.id, summary.server, MAX_REBUILT_EXCHANGES, () => summary.client?.name, undefined, summary.era ?? 'legacy');
+    const messages = new Map<number, CaptureEvent>();
     // From the cursor's own event on: when the first event after it is the second leg of a
     // pass-through pair, the pair's first leg must be seen first (or it would pair as a request
     // of its own); an exchange that starts at the cursor is then left out of the page.
@@ -149,7 +161,7 @@ export class InspectorQueries {
       const read = await this.events({ session: summary.id, after: cursor, limit: 5000 });
       for (const e of read.events) {
         tracker.observe(e, e.message);
-        if (full) messages.set(e.seq, e.message);
+        if (full) messages.set(e.seq, e);
       }
       if (read.next === undefined) break;
       cursor = read.next;

@@ -11,7 +11,7 @@ import type { CaptureHttp, ExchangeSummary } from '../../../shared/api/inspector
 import type { Logger } from '../log/logger.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
 import type { ObservedSession, SessionObserver } from '../hub/observer.js';
-import { CaptureQueue, SessionCapture, type TapItem } from './capture-tap.js';
+import { CaptureQueue, SessionCapture, type BridgedDetail, type TapItem } from './capture-tap.js';
 import { writeMessage } from './event-line.js';
 import type { PairingInput } from './exchange-tracker.js';
 import { clientHttp } from './http-capture.js';
@@ -68,6 +68,13 @@ function epochMs(t: number): number {
 /** performance.timeOrigin is a getter into the runtime: read it once. */
 const TIME_ORIGIN = performance.timeOrigin;
 
+/** Header names in lower case, as node:http gives a client's (so both sides read alike). */
+function lowerCaseNames(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
+  return out;
+}
+
 /** The inspector observes every session the hub opens (hub/observer.ts) and captures it. */
 export class Inspector implements SessionObserver {
   readonly redactor = new Redactor();
@@ -81,8 +88,8 @@ export class Inspector implements SessionObserver {
   private readonly listeners = new Set<(e: StoredEvent) => void>();
   /** Scratch objects of `message` (it runs for every message: no allocation for them). */
   private readonly text: MessageText = { json: '', size: 0, truncated: false, ascii: false };
-  private readonly first: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
-  private readonly second: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined };
+  private readonly first: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined, of: undefined, http: undefined };
+  private readonly second: PairingInput = { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: '', method: undefined, id: undefined, note: undefined, of: undefined, http: undefined };
   private closed = false;
   /** Captures by the hub's session key (for replay, which opens a session and reports its id). */
   private readonly captures = new WeakMap<object, SessionCapture>();
@@ -134,7 +141,7 @@ export class Inspector implements SessionObserver {
   sessionOpened(session: ObservedSession): SessionCapture | undefined {
     if (!this.limits.enabled || this.closed) return undefined;
     const id = randomBytes(8).toString('hex');
-    const capture = new SessionCapture({ id, serverId: session.serverId, clientTransport: session.clientTransport, upstreamTransport: session.upstreamTransport, debug: session.debug }, this.queue);
+    const capture = new SessionCapture({ id, serverId: session.serverId, clientTransport: session.clientTransport, upstreamTransport: session.upstreamTransport, debug: session.debug, era: session.era ?? 'legacy', ...(session.principal !== undefined ? { principal: session.principal } : {}) }, this.queue);
     this.captures.set(session.key, capture);
     return capture;
   }
@@ -183,7 +190,7 @@ export class Inspector implements SessionObserver {
     if (record) return record;
     const info = item.tap.info;
     record = new SessionRecord(
-      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, startedAt: time },
+      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, era: info.era, startedAt: time, ...(info.principal !== undefined ? { principal: info.principal } : {}) },
       this.limits.maxEventsPerSession,
       (text) => this.redactor.redact(text),
     );
@@ -254,7 +261,9 @@ export class Inspector implements SessionObserver {
     const m = item.message!;
     const isCall = 'method' in m;
     const kind = isCall ? ('id' in m ? 'request' : 'notification') : 'response';
-    const origin = item.note !== undefined ? 'hub' : !item.toServer ? 'server' : record.identity.debug ? 'hub' : 'client';
+    // A bridged message is the server's side of an exchange: what the hub sent it, what it answered.
+    const bridged = item.note === 'bridged';
+    const origin = bridged ? (item.toServer ? 'hub' : 'server') : item.note !== undefined ? 'hub' : !item.toServer ? 'server' : record.identity.debug ? 'hub' : 'client';
     const direction = item.toServer ? 'to-server' : 'to-client';
     const e = new StoredEvent(++this.seq, record.ref, time, MESSAGE_ROUTES[messageIndex(item.leg === 'upstream', item.toServer, origin, kind)]!);
     if (isCall) e.method = internMethod(m.method);
@@ -268,6 +277,12 @@ export class Inspector implements SessionObserver {
       record.lastHttp = clientHttp(record.lastHttp, item.req, item.status, this.redactor);
       e.httpRef = record.lastHttp.ref;
     }
+    let of: string | number | undefined;
+    if (bridged) {
+      const detail = item.detail as BridgedDetail;
+      of = e.of = detail.of;
+      if (detail.headers !== undefined) e.httpRef = httpRef({ headers: this.redactor.redactHeaders(lowerCaseNames(detail.headers)) });
+    }
     // The tracker sees plain objects of one shape (the event's fields are getters).
     const first = this.first;
     first.seq = e.seq;
@@ -279,6 +294,8 @@ export class Inspector implements SessionObserver {
     first.method = e.method;
     first.id = e.id;
     first.note = item.note;
+    first.of = of;
+    first.http = item.req ? e.httpRef?.http : undefined;
     let completed = record.tracker.observe(first, m);
     if (item.t2 >= 0) {
       const second = this.second;

@@ -7,6 +7,7 @@
  * Values are matched as written and as they look inside a JSON string (escaped quotes,
  * backslashes, `\/`); a message that uses `\uXXXX` escapes is parsed and its strings checked too.
  */
+import { decodeHeaderValue } from '../protocol/modern.js';
 
 export interface SecretValue {
   /** Shown in place of the value: `[secret:<label>]`. Never the value itself. */
@@ -16,6 +17,9 @@ export interface SecretValue {
 
 /** Shorter values would mask ordinary words and numbers everywhere (as the log scrubber does). */
 export const MIN_SECRET_LENGTH = 4;
+
+/** How a modern header value that is not plain text starts (2026-07-28 `Mcp-Param-*`). */
+const BASE64_SENTINEL = '=?base64?';
 
 /** Header (and env) names whose values are credentials, whatever their value looks like. */
 const SECRET_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|access[-_]?key|private[-_]?key|credential|session[-_]?key/i;
@@ -109,6 +113,11 @@ export class Redactor {
       }
       const text = typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : String(value);
       out[name] = text.length < MIN_SECRET_LENGTH ? text : this.redact(text);
+      // A modern `Mcp-Param-*` value may be base64 (`=?base64?…?=`): a secret inside is masked whole.
+      if (out[name] === text && text.startsWith(BASE64_SENTINEL)) {
+        const decoded = decodeHeaderValue(text);
+        if (decoded !== undefined && this.redact(decoded) !== decoded) out[name] = '[redacted]';
+      }
     }
     return out;
   }

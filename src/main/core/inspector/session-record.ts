@@ -3,7 +3,8 @@
  * version and capabilities, the transports, its state, counts, bytes, its recent events (a ring)
  * and its exchanges. Built from events only, so it can be rebuilt from history.
  */
-import type { CaptureLeg, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
+import type { CaptureEra, CaptureLeg, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
+import { META } from '../../../shared/protocol.js';
 import { EventRing } from './event-ring.js';
 import { ExchangeTracker } from './exchange-tracker.js';
 import type { HttpMemo } from './http-capture.js';
@@ -15,7 +16,11 @@ export interface SessionIdentity {
   clientTransport: string;
   upstreamTransport: string;
   debug: boolean;
+  /** The client's era: a `modern` "session" is one modern client's sessionless requests, grouped (hub/modern-clients.ts). */
+  era?: CaptureEra;
   startedAt: number;
+  /** The client token's label, when one opened the session (hub/observer.ts). */
+  principal?: string;
 }
 
 type LegCounts = { toServer: number; toClient: number };
@@ -54,6 +59,8 @@ export class SessionRecord {
   clientCapabilities: Record<string, unknown> | undefined;
   serverInfo: InspectorSession['serverInfo'];
   serverCapabilities: Record<string, unknown> | undefined;
+  /** Set once the hub bridged this session's traffic to a server of the other era. */
+  serverEra: CaptureEra | undefined;
   upstreamOpens = 0;
   stderrLines = 0;
   readonly stderrTail: string[] = [];
@@ -75,7 +82,7 @@ export class SessionRecord {
     maxExchanges: number,
     scrub?: (text: string) => string,
   ) {
-    this.tracker = new ExchangeTracker(identity.id, identity.server, maxExchanges, () => this.client?.name, scrub);
+    this.tracker = new ExchangeTracker(identity.id, identity.server, maxExchanges, () => this.client?.name, scrub, identity.era ?? 'legacy');
     this.ref = sessionRef(identity.id, identity.server);
   }
 
@@ -97,6 +104,12 @@ export class SessionRecord {
       if (e.paired) this.count(leg !== 'client', toServer, e.size);
     }
     if (kind === 'notification') return false;
+    if (this.serverEra === undefined && e.note === 'bridged') {
+      this.serverEra = this.identity.era === 'modern' ? 'legacy' : 'modern';
+      return true;
+    }
+    // A modern client says who it is in every request's `_meta`: learned from its first one.
+    if (this.client === undefined && this.identity.era === 'modern' && kind === 'request' && e.origin === 'client' && onLeg(e, 'client')) return this.learnModernClient(e);
     if (kind === 'stderr' && e.text !== undefined) {
       this.stderrLines++;
       this.stderrTail.push(e.text);
@@ -127,6 +140,17 @@ export class SessionRecord {
       return true;
     }
     return false;
+  }
+
+  private learnModernClient(e: StoredEvent): boolean {
+    const meta = object(object(object(parsed(e))?.params)?._meta);
+    const client = info(meta?.[META.clientInfo]);
+    if (!client) return false;
+    this.client = client;
+    this.clientCapabilities = object(meta?.[META.clientCapabilities]) ?? this.clientCapabilities;
+    const version = meta?.[META.protocolVersion];
+    if (typeof version === 'string') this.protocolVersion = version;
+    return true;
   }
 
   private count(client: boolean, toServer: boolean, size: number): void {
@@ -170,6 +194,7 @@ export class SessionRecord {
       server: this.identity.server,
       transport: { client: this.identity.clientTransport, upstream: this.identity.upstreamTransport },
       debug: this.identity.debug,
+      era: this.identity.era ?? 'legacy',
       startedAt: this.identity.startedAt,
       state: this.state,
       restarts: Math.max(0, this.upstreamOpens - 1),
@@ -182,10 +207,12 @@ export class SessionRecord {
       inMemory,
     };
     if (this.client) s.client = this.client;
+    if (this.identity.principal !== undefined) s.principal = this.identity.principal;
     if (this.protocolVersion) s.protocolVersion = this.protocolVersion;
     if (this.clientCapabilities) s.clientCapabilities = this.clientCapabilities;
     if (this.serverInfo) s.serverInfo = this.serverInfo;
     if (this.serverCapabilities) s.serverCapabilities = this.serverCapabilities;
+    if (this.serverEra) s.serverEra = this.serverEra;
     if (this.endedAt !== undefined) s.endedAt = this.endedAt;
     if (this.failure) s.failure = this.failure;
     if (this.endReason) s.endReason = this.endReason;

@@ -109,6 +109,8 @@ export interface CapturedLeg {
   readonly truncated: boolean | undefined;
   readonly text: string | undefined;
   readonly note: string | undefined;
+  /** On `bridged` events: the client's request id this server-side message belongs to. */
+  readonly of: string | number | undefined;
   readonly httpRef: HttpRef | undefined;
   readonly http: CaptureHttp | undefined;
   /** Exchanges this leg completed. */
@@ -119,6 +121,7 @@ export interface CapturedLeg {
 interface Rare {
   text?: string;
   note?: string;
+  of?: string | number;
   sessionInfo?: InspectorSession;
 }
 
@@ -218,6 +221,12 @@ export class StoredEvent implements CapturedLeg {
   set note(note: string | undefined) {
     (this.rare ??= {}).note = note;
   }
+  get of(): string | number | undefined {
+    return this.rare?.of;
+  }
+  set of(of: string | number | undefined) {
+    (this.rare ??= {}).of = of;
+  }
   get sessionInfo(): InspectorSession | undefined {
     return this.rare?.sessionInfo;
   }
@@ -302,6 +311,9 @@ export class TwinLeg implements CapturedLeg {
   get note(): string | undefined {
     return undefined;
   }
+  get of(): string | number | undefined {
+    return undefined;
+  }
   get httpRef(): HttpRef | undefined {
     return undefined;
   }
@@ -340,6 +352,12 @@ export function exchangeSummary(x: ExchangeSummary): ExchangeSummary {
   if (x.error !== undefined) out.error = x.error;
   if (x.isError) out.isError = true;
   if (x.reason !== undefined) out.reason = x.reason;
+  if (x.era !== undefined) out.era = x.era;
+  if (x.headers !== undefined) out.headers = x.headers;
+  // Copies: an open exchange's rounds and server side still grow.
+  if (x.rounds !== undefined) out.rounds = x.rounds.map((r) => ({ ...r }));
+  if (x.bridge !== undefined) out.bridge = { era: x.bridge.era, seqs: [...x.bridge.seqs] };
+  if (x.parent !== undefined) out.parent = x.parent;
   return out;
 }
 
@@ -355,6 +373,7 @@ export function toApiEvent(e: CapturedLeg): CaptureEvent {
   if (e.truncated) out.truncated = true;
   if (e.text !== undefined) out.text = e.text;
   if (e.note !== undefined) out.note = e.note;
+  if (e.of !== undefined) out.of = e.of;
   if (e.http !== undefined) out.http = e.http;
   if (e.exchanges !== undefined) out.exchanges = e.exchanges.map(exchangeSummary);
   if (e.sessionInfo !== undefined) out.sessionInfo = e.sessionInfo;

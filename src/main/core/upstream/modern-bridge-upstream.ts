@@ -125,11 +125,14 @@ export class ModernBridgeUpstream implements UpstreamConnection {
     const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : LATEST_LEGACY;
     const version = (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : LATEST_LEGACY;
     const discover: JsonRpcRequest = { jsonrpc: '2.0', id: message.id, method: 'server/discover', params: { _meta: this.envelope() } };
+    const headers = this.headers(discover);
+    this.observe(message.id, true, discover, undefined, headers);
     this.channel.call(
-      { message: discover, raw: undefined, headers: this.headers(discover) },
+      { message: discover, raw: undefined, headers },
       {
         notification: () => undefined,
-        response: (answer, _raw, info) => {
+        response: (answer, raw, info) => {
+          if (!info.local) this.observe(message.id, false, answer, raw, undefined);
           const result = (answer as JsonRpcResponse).result as Obj | undefined;
           if (!result) return this.reply(answer as JsonRpcResponse, info.local);
           this.serverCapabilities = (result.capabilities as Obj | undefined) ?? {};
@@ -157,14 +160,17 @@ export class ModernBridgeUpstream implements UpstreamConnection {
     }
     // A retry is a new request with a new id (mrtr client requirements); the client's id comes back.
     const outgoing: JsonRpcRequest = { jsonrpc: '2.0', id: inputs ? `pbr-${this.nextId++}` : original.id, method: original.method, params };
+    const headers = this.headers(outgoing);
+    this.observe(original.id, true, outgoing, undefined, headers);
     flight.call = this.channel.call(
-      { message: outgoing, raw: undefined, headers: this.headers(outgoing) },
+      { message: outgoing, raw: undefined, headers },
       {
         notification: (m, raw) => {
           if (this.flights.get(key(original.id)) === flight) this.deliver(m, raw);
         },
-        response: (answer, _raw, info) => {
+        response: (answer, raw, info) => {
           if (this.flights.get(key(original.id)) !== flight) return;
+          if (!info.local) this.observe(original.id, false, answer, raw, undefined);
           const result = (answer as JsonRpcResponse).result as Obj | undefined;
           if (result?.resultType === 'input_required') return this.askClient(flight, result);
           this.flights.delete(key(original.id));
@@ -245,6 +251,11 @@ export class ModernBridgeUpstream implements UpstreamConnection {
   /** The modern headers for a request the hub sends (an HTTP upstream puts them on the POST). */
   private headers(request: JsonRpcRequest): Record<string, string> {
     return modernRequestHeaders(request, MODERN, this.tools);
+  }
+
+  /** The server's side of a client request, for observers (the inspector); nothing when none listens. */
+  private observe(of: JsonRpcId, toServer: boolean, message: JsonRpcMessage, raw: string | undefined, headers: Record<string, string> | undefined): void {
+    if (this.onevent) this.onevent({ type: 'bridged', of, toServer, message, raw, headers });
   }
 
   private deliver(message: JsonRpcMessage, raw: string): void {

@@ -5,7 +5,7 @@
  * modern-remote.ts (a POST per request), and the bridge that serves a modern client from a legacy
  * server (servers/legacy-bridge.ts).
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { UpstreamEvent } from './upstream.js';
 
 export interface ModernCallRequest {
@@ -30,6 +30,11 @@ export interface ModernCallHandlers {
   response(message: JsonRpcResponse, raw: string, info: { local: boolean; status?: number }): void;
   /** A `subscriptions/listen` stream the server ended without a response. */
   ended?(): void;
+  /**
+   * For observers, set only while one listens: what a bridge between eras (hub/legacy-bridge.ts)
+   * sent the server or got from it for this call, in the server's era.
+   */
+  wire?(toServer: boolean, message: JsonRpcMessage, raw: string | undefined): void;
 }
 
 export interface ModernCall {

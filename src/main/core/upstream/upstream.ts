@@ -5,7 +5,7 @@
  *
  * One owner (a session) sets the three callbacks; nothing else touches them.
  */
-import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 
 export interface UpstreamClosed {
   /** A sentence a person can act on, e.g. "server 'fs' exited with code 1: <stderr tail>". */
@@ -35,7 +35,10 @@ export interface UpstreamHttpExchange {
  * - `reinitialize`: what a remote connection exchanges on its own when it re-initializes a lost
  *   upstream session (P17): the replayed `initialize` and `notifications/initialized` it sends
  *   (`sent`), the server's answer to that initialize, which goes no further (`answered`), and
- *   `opened` once the server took it (a new upstream session: a restart).
+ *   `opened` once the server took it (a new upstream session: a restart);
+ * - `bridged`: what a connection that bridges eras (modern-bridge-upstream.ts) sent the server or
+ *   got from it in the server's era, on behalf of the client's request `of` — sent only while an
+ *   observer listens (`onevent` set).
  */
 export type UpstreamEvent =
   | { type: 'stderr'; line: string }
@@ -43,7 +46,8 @@ export type UpstreamEvent =
   | { type: 'transport'; transport: 'streamable-http' | 'sse' }
   | { type: 'reinitialize'; step: 'sent'; message: JsonRpcMessage }
   | { type: 'reinitialize'; step: 'answered'; message: JsonRpcMessage; raw: string }
-  | { type: 'reinitialize'; step: 'opened' };
+  | { type: 'reinitialize'; step: 'opened' }
+  | { type: 'bridged'; of: JsonRpcId; toServer: boolean; message: JsonRpcMessage; raw?: string | undefined; headers?: Readonly<Record<string, string>> | undefined };
 
 export interface UpstreamConnection {
   /** `raw` is the message's JSON text on one line when the caller already has it. */
@@ -65,5 +69,13 @@ export interface UpstreamConnection {
   readonly closed: boolean;
   /** The last lines the server wrote to stderr, for an error message (stdio servers). */
   readonly stderrTail?: string;
+  /**
+   * Flow control: the session's client is not reading, so deliver no more messages until
+   * `resume()` (a stdio child's stdout is paused: the OS pipe fills and the child's writes block,
+   * backpressure the server feels). Absent on connections that cannot be held back for one
+   * session (a shared child, a remote): there the hub's per-stream cap bounds what it buffers.
+   */
+  pause?(): void;
+  resume?(): void;
   close(): Promise<void>;
 }

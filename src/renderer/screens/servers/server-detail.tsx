@@ -60,6 +60,15 @@ export function ServerDetails({ id }: { id: string }) {
             <dt>Sessions</dt>
             <dd>{status.sessions} live{status.children > 0 ? `, ${status.children} process${status.children === 1 ? '' : 'es'}` : ''}</dd>
             {status.lastOkAt && (<><dt>Last answered</dt><dd>{relativeTime(status.lastOkAt)}</dd></>)}
+            {status.era && (
+              <>
+                <dt>Protocol era</dt>
+                <dd>
+                  <span className={`chip${status.era.era === 'modern' ? ' chip-accent' : ''}`} data-testid="server-detail-era" data-era={status.era.era}>{status.era.era === 'modern' ? '2026-07-28' : 'legacy'}</span>
+                  <span className="muted small">{status.era.how === 'config' ? `set in the config${status.era.pinned ? ` (${status.era.pinned})` : ''}` : status.era.how === 'probe' ? 'found by a server/discover probe' : 'its initialize said it is modern-only'}{status.era.versions ? ` · ${status.era.versions.join(', ')}` : ''}</span>
+                </dd>
+              </>
+            )}
           </dl>
         </section>
         <StatsPanel stats={stats} />

@@ -107,6 +107,11 @@ function ServerRow({ id }: { id: string }) {
       <th scope="row">
         <a href={href('servers', id)} className="row-title">{id}</a>
         {demo && <span className="chip chip-accent" title="Patchbay's demo server, added on the first run">demo</span>}
+        {status.era && (
+          <span className={`chip${status.era.era === 'modern' ? ' chip-accent' : ''}`} title={`The protocol era this server speaks (${status.era.how === 'config' ? 'set in the config' : 'found by the hub'})`} data-testid="server-era" data-era={status.era.era}>
+            {status.era.era === 'modern' ? '2026-07-28' : 'legacy'}
+          </span>
+        )}
         <div className="muted small">{server.kind === 'stdio' ? 'stdio' : 'remote'}</div>
       </th>
       <td>

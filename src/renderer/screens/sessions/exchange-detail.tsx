@@ -14,6 +14,7 @@ import { JsonBlock, type JsonMode } from '../../components/json-view.js';
 import { useAppState, useServices } from '../../app/services.js';
 import type { TimelineRow } from '../../stores/timeline-model.js';
 import { curlCommand } from './curl.js';
+import { EraBadge, InputRounds, ModernHeaders, ServerSide } from './era-detail.js';
 
 // Replay's editor and diff load when a replay is opened.
 const ReplayPanel = lazy(() => import('./replay-panel.js').then((m) => ({ default: m.ReplayPanel })));
@@ -94,6 +95,7 @@ export function ExchangeDetail(props: {
             {exchange.isError ? 'error' : exchange.status}
           </span>
         )}
+        {exchange && <EraBadge era={exchange.era} testId="detail-era" />}
       </header>
       {loaded?.kind === 'error' && <ErrorMessage>{loaded.message}</ErrorMessage>}
       {exchange && (
@@ -144,10 +146,13 @@ export function ExchangeDetail(props: {
             </Suspense>
           )}
           <ResultPreview exchange={exchange} />
-          <h3>Request</h3>
+          <h3>Request{exchange.bridge ? ' (as the client sent it)' : ''}</h3>
           <JsonBlock value={exchange.request} testId="json-request" mode={mode} expand={expand} />
-          <h3>Response</h3>
+          <ModernHeaders headers={exchange.headers} />
+          <InputRounds exchange={exchange} mode={mode} />
+          <h3>Response{exchange.bridge ? ' (as the client got it)' : ''}</h3>
           {exchange.response === undefined ? <p className="muted">No response (yet).</p> : <JsonBlock value={exchange.response} testId="json-response" mode={mode} expand={expand} />}
+          <ServerSide exchange={exchange} mode={mode} />
         </>
       )}
       {loaded?.kind === 'event' &&

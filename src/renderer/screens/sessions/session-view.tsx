@@ -17,6 +17,7 @@ import { ExchangeDetail } from './exchange-detail.js';
 import { LatencyChart } from './latency-chart.js';
 import { SearchBar, type SearchState } from './search-panel.js';
 import { Timeline } from './timeline.js';
+import { EraBadge } from './era-detail.js';
 
 const CHART_KEY = 'patchbay.sessionChart';
 // The diff viewer loads with the first comparison.
@@ -99,6 +100,8 @@ export function SessionView({ id }: { id: string }) {
         </h1>
         {info && <span className={`badge badge-session-${info.state}`} data-testid="session-state"><span className="dot" aria-hidden="true" />{info.state}</span>}
         {playground && <span className="chip chip-accent">playground</span>}
+        <EraBadge era={info?.era} testId="session-view-era" />
+        {info?.serverEra && <EraBadge era={info.serverEra} prefix="bridged to " testId="session-view-server-era" />}
         <div className="actions">
           <button type="button" className="button" aria-pressed={chart} onClick={() => setChartShown(!chart)} data-testid="toggle-chart">
             <Icon name="chart" /> Chart
@@ -116,6 +119,7 @@ export function SessionView({ id }: { id: string }) {
           Started {formatDateTime(info.startedAt)} · {plural(info.exchanges.total, 'call')} ·{' '}
           <span className={info.errors > 0 ? 'error-text' : undefined} data-testid="session-errors">{plural(info.errors, 'error')}</span> · {plural(info.stderrLines, 'stderr line')}
           {info.protocolVersion ? ` · protocol ${info.protocolVersion}` : ''}
+          {info.era === 'modern' ? ' · sessionless: this client’s requests, grouped' : ''}
           {info.failure ? ` · failed: ${info.failure.reason}` : ''}
         </p>
       )}

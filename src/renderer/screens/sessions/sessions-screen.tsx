@@ -11,6 +11,7 @@ import { loadSessions, watchSessionsList } from '../../app/sessions-commands.js'
 import { href } from '../../app/router.js';
 import { useServices, useSessions } from '../../app/services.js';
 import { SessionView } from './session-view.js';
+import { EraBadge } from './era-detail.js';
 
 export function SessionsScreen({ sessionId }: { sessionId?: string | undefined }) {
   return sessionId ? <SessionView id={sessionId} /> : <SessionsList />;
@@ -130,6 +131,10 @@ function SessionsList() {
                           {s.client?.name ?? 'unknown client'}
                           {s.client?.version ? <span className="muted"> {s.client.version}</span> : null}
                         </a>
+                        {s.principal && <span className="chip" title="The client token this session was opened with (Settings → Client tokens)" data-testid="session-principal">via token: {s.principal}</span>}
+                        <EraBadge era={s.era} testId="session-era" />
+                        {s.serverEra && <EraBadge era={s.serverEra} prefix="bridged to " testId="session-server-era" />}
+                        {s.transport.client === 'bridge' && <span className="chip" title="The legacy session the hub holds on behalf of a 2026-07-28 client">hub bridge</span>}
                         {s.transport.client === 'playground' && <span className="chip chip-accent">playground</span>}
                         {s.debug && <span className="chip">replay</span>}
                       </th>

@@ -217,6 +217,7 @@ function Elapsed({ since }: { since: number }) {
 }
 
 function StatusCell({ row }: { row: TimelineRow }) {
+  if (row.asked) return <span className={`cell-status status-text-${row.status === 'ok' ? 'ok' : 'pending'}`} data-testid="row-input-round">{row.status === 'ok' ? 'answered' : 'input asked'}</span>;
   if (row.kind === 'notification') return <span className="cell-status muted">notification</span>;
   if (row.status === 'pending') {
     return (
@@ -285,6 +286,16 @@ function RowCells({ row, collapsed, onToggle, highlight, maxLatency }: { row: Ti
             <Highlight text={row.target} query={highlight} />
           </span>
         )}
+        {row.rounds ? (
+          <span className="chip" title="The server asked for input; the client retried with it (one exchange)" data-testid="row-rounds">
+            {row.rounds} input round{row.rounds === 1 ? '' : 's'}
+          </span>
+        ) : null}
+        {row.bridged ? (
+          <span className="chip" title="The hub translated this call for a server of the other protocol era" data-testid="row-bridged">
+            bridged
+          </span>
+        ) : null}
       </span>
       <StatusCell row={row} />
       <span className="num cell-latency">

@@ -1,10 +1,11 @@
-/** Settings: port, allowed origins, inspector retention, the hub token, start at login (desktop). */
+/** Settings: port, allowed origins, inspector retention, the hub token, client tokens, start at login (desktop). */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/api/settings-contract.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatDateTime } from '../../components/format.js';
 import { useAppState, useServices } from '../../app/services.js';
+import { ClientTokensPanel } from './client-tokens-panel.js';
 
 export function SettingsScreen() {
   const settings = useAppState((s) => s.settings);
@@ -25,6 +26,7 @@ export function SettingsScreen() {
         <>
           <HubForm settings={settings} />
           <TokenPanel settings={settings} />
+          {settings.auth && <ClientTokensPanel />}
           {settings.startAtLogin !== undefined && <StartAtLogin enabled={settings.startAtLogin} />}
           <section className="panel" aria-labelledby="files-title">
             <h2 id="files-title">Files</h2>
@@ -138,7 +140,7 @@ function TokenPanel({ settings }: { settings: Settings }) {
       ) : (
         <>
           <p className="muted">
-            Clients send it as <code>Authorization: Bearer …</code>. It is stored in <code>{settings.tokenFile}</code> and never shown here. Rotate it if it may have leaked: the old token is refused at once, so re-export client configs afterwards.
+            This UI and the <code>patchbay</code> command line use it (as <code>Authorization: Bearer …</code>); exported clients hold client tokens of their own (below). It is stored in <code>{settings.tokenFile}</code> and never shown here. Rotate it if it may have leaked: the old token is refused at once; client tokens keep working.
           </p>
           {rotatedAt && <p role="status" data-testid="token-rotated">Rotated {formatDateTime(rotatedAt)}.</p>}
           <ConfirmButton label="Rotate token" confirmLabel="Rotate now" onConfirm={rotate} testId="rotate-token" />

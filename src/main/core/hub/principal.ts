@@ -1,0 +1,16 @@
+/**
+ * Which client token a request was authenticated with (issue 17's per-client tokens): the hub's
+ * guard notes it on the request, and the doors read it when they open a session (or a modern
+ * client's group) so observers can name the client by its token, not only by its clientInfo.
+ * Keyed weakly by the request object: nothing to clean up, nothing shared between hubs.
+ */
+const principals = new WeakMap<object, string>();
+
+export function notePrincipal(req: object, label: string): void {
+  principals.set(req, label);
+}
+
+/** The label of the client token the request carried; undefined for the hub token (or none). */
+export function principalOf(req: object | undefined): string | undefined {
+  return req === undefined ? undefined : principals.get(req);
+}
