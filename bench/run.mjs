@@ -23,9 +23,12 @@
  *   hub-nocapture          `hub` with the inspector's capture turned off (`inspector.enabled: false`)
  *   hub-rawecho            the hub, one child per session, with a hand-rolled echo server that
  *                          boots fast (session workload only)
+ *   hub-1spare             `hub` with its warm pool capped at one spare (`warmSpare: 1`, what the
+ *                          hub did before the pool grew with demand; session workload only)
  *
  * Workloads: small tools/call latency, 16-session throughput, 1 MiB results, session open+close
- * rate, and the hub's memory per idle session. Results go to stdout (tables) and to
+ * rate, the hub's memory per idle session, and a start-up burst (50 initializes at once through
+ * the hub vs 50 direct spawns, bench/burst.mjs). Results go to stdout (tables) and to
  * bench/results/<timestamp>.json. See docs/performance.md.
  *
  *   npm run bench                      build, then the full run (≈ 4–5 min on 2 cores)
@@ -59,6 +62,7 @@ import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { median, spread } from './lib/round-stats.mjs';
+import { burstRound, formatBurst } from './burst.mjs';
 import { formatSummary, summarizeProfile } from './profile-summary.mjs';
 import {
   RUN_MARK,
@@ -108,7 +112,7 @@ const { values: opts } = parseArgs({
   },
 });
 
-const WORKLOADS = ['latency', 'throughput', 'blob', 'sessions', 'memory'];
+const WORKLOADS = ['latency', 'throughput', 'blob', 'sessions', 'memory', 'burst'];
 /** The figure a workload is judged by (for picking the median round with --repeat). */
 const HEADLINE = /** @type {Record<string, string>} */ ({
   latency: 'p50',
@@ -156,6 +160,7 @@ const CFG = QUICK
       memN: 200,
       memOpenMaxMs: 30_000,
       memCycles: 2,
+      burstN: 20,
     }
   : {
       latWarm: 100,
@@ -173,6 +178,7 @@ const CFG = QUICK
       memN: 1000,
       memOpenMaxMs: 120_000,
       memCycles: 3,
+      burstN: 50,
     };
 if (opts['mem-sessions']) CFG.memN = Number(opts['mem-sessions']);
 if (opts['mem-cycles']) CFG.memCycles = Number(opts['mem-cycles']);
@@ -382,7 +388,7 @@ function stopper(proc) {
   };
 }
 
-/** @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string }} mode @returns {Target['start']} */
+/** @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string, warmSpare?: number }} mode @returns {Target['start']} */
 function startHub(mode) {
   return async (extra = {}) => {
     const build = mode.build ?? hubBuild();
@@ -391,6 +397,7 @@ function startHub(mode) {
       command: NODE,
       args: mode.raw ? [ECHO_RAW, RUN_MARK] : mode.dualEra ? [ECHO, '--dual-era', RUN_MARK] : echoArgs,
       ...(mode.shared ? { shared: true } : {}),
+      ...(mode.warmSpare !== undefined ? { warmSpare: mode.warmSpare } : {}),
     };
     writeFileSync(
       path.join(dataDir, 'config.json'),
@@ -578,6 +585,13 @@ function targets(peers) {
       label: 'patchbay hub, per-session child, hand-rolled echo (diagnostic)',
       workloads: ['sessions'],
       start: startHub({ shared: false, raw: true }),
+    },
+    {
+      // The warm pool capped at one spare: what the hub did before the pool grew with demand.
+      id: 'hub-1spare',
+      label: 'patchbay hub, per-session child, one warm spare (diagnostic)',
+      workloads: ['sessions'],
+      start: startHub({ shared: false, warmSpare: 1 }),
     },
     {
       id: 'supergateway',
@@ -867,6 +881,7 @@ async function sessionsWorkload(r) {
   const opens = [];
   /** @type {number[]} */
   const closes = [];
+  const cpu0 = cpuByRole(r.proc?.pid);
   const start = performance.now();
   while (opens.length < CFG.sessN && performance.now() - start < CFG.sessMaxMs) {
     const t0 = performance.now();
@@ -877,8 +892,13 @@ async function sessionsWorkload(r) {
     closes.push(performance.now() - t1);
   }
   const elapsed = (performance.now() - start) / 1000;
+  const cpu1 = cpuByRole(r.proc?.pid);
   const so = [...opens].sort((a, b) => a - b);
   const sc = [...closes].sort((a, b) => a - b);
+  // Where each session's CPU goes: the client, the hub (or gateway), and the children (booted,
+  // spares included; a child still running counts what it used so far).
+  const perSession = (/** @type {'client' | 'server' | 'children'} */ k) =>
+    cpu0 && cpu1 && opens.length > 0 && cpu1[k] >= cpu0[k] ? Math.round((cpu1[k] - cpu0[k]) / opens.length) : undefined;
   return {
     sessions: opens.length,
     capped: opens.length < CFG.sessN,
@@ -887,6 +907,7 @@ async function sessionsWorkload(r) {
     openP50: r2(pct(so, 0.5)),
     openP99: r2(pct(so, 0.99)),
     closeP50: r2(pct(sc, 0.5)),
+    cpuMsPerSession: { client: perSession('client'), server: perSession('server'), children: perSession('children') },
   };
 }
 
@@ -1304,7 +1325,7 @@ async function main() {
       const row = results[t.id];
       if (row.unavailable || row.error) continue;
       const wanted = workloads.filter(
-        (w) => w !== 'memory' && (!t.workloads || t.workloads.includes(w)),
+        (w) => w !== 'memory' && w !== 'burst' && (!t.workloads || t.workloads.includes(w)),
       );
       if (wanted.length === 0) continue;
       await waitQuiet();
@@ -1398,6 +1419,20 @@ async function main() {
       }
       if (variant === 'default') memory = m;
       else memoryNoCapture = m;
+    }
+  }
+
+  // N initializes at once through the hub vs N direct spawns of the same server (bench/burst.mjs).
+  /** @type {any} */
+  let burst;
+  if (workloads.includes('burst') && (!only || only.includes('hub'))) {
+    await waitQuiet();
+    console.error(`bench: start-up burst (${CFG.burstN} initializes at once, hub vs direct spawns) …`);
+    try {
+      burst = await burstRound({ server: ECHO, sessions: CFG.burstN, build: hubBuild() });
+    } catch (err) {
+      burst = { error: /** @type {Error} */ (err).message };
+      errors.push(`burst: ${/** @type {Error} */ (err).message}`);
     }
   }
 
@@ -1581,6 +1616,11 @@ async function main() {
         }),
       ),
     );
+    const cpuNotes = idsFor('sessions').flatMap((id) => {
+      const c = results[id].sessions?.cpuMsPerSession;
+      return c ? [`${id}: client ${c.client ?? '?'} ms, server/hub ${c.server ?? '?'} ms, children ${c.children ?? '?'} ms`] : [];
+    });
+    if (cpuNotes.length) lines.push(`\nCPU per session opened and closed: ${cpuNotes.join('; ')}.`);
     if (childBoot) {
       lines.push(
         `\nBooting one echo server (spawn → initialize answered, median of ${childBoot.sdk.n}): SDK echo-server.mjs ${childBoot.sdk.wallMs} ms wall / ${childBoot.sdk.cpuMs} ms CPU; hand-rolled echo-server-raw.mjs ${childBoot.raw.wallMs} ms wall / ${childBoot.raw.cpuMs} ms CPU. With one child per session, ${os.availableParallelism()} cores can boot at most ≈ ${Math.floor((1000 * os.availableParallelism()) / Math.max(1, childBoot.sdk.cpuMs))} SDK children per second.`,
@@ -1635,6 +1675,7 @@ async function main() {
   };
   memoryTable(memory, 'Hub memory per idle session');
   memoryTable(memoryNoCapture, 'Hub memory per idle session, inspector capture off (diagnostic)');
+  if (burst) lines.push(`\n### Start-up burst\n`, burst.error ? `error: ${burst.error}` : formatBurst(burst));
   if (lines.some((l) => /\d\*/.test(l)))
     lines.push("\n`*` the count was cut short by the workload's time cap.");
   const noisy = Object.entries(results).flatMap(([id, row]) =>
@@ -1814,6 +1855,7 @@ async function main() {
         childBoot,
         memory,
         memoryNoCapture,
+        burst,
         measurements,
         captureCost: captureCost(measurements),
         checks,

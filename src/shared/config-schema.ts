@@ -38,8 +38,11 @@ export const stdioServerSchema = z.looseObject({
   shared: z.boolean().optional(),
   /** A fresh child per request; GET and DELETE answer 405. */
   stateless: z.boolean().optional(),
-  /** Keep one child started ahead so a new session need not wait for one to boot (default true). */
-  warmSpare: z.boolean().optional(),
+  /**
+   * Children started ahead so a new session need not wait for one to boot: true (default) keeps
+   * a pool sized to demand, up to 4; a number caps it there; false or 0 keeps none.
+   */
+  warmSpare: z.union([z.boolean(), z.number().int().min(0).max(64)]).optional(),
   /** Patchbay's own demo server, added on the first run (the UI marks it and removes it in one click). */
   demo: z.boolean().optional(),
   ...common,

@@ -65,10 +65,25 @@ describe('relay flow control', () => {
     // From here on nobody reads the relay's stdout: the pipe fills, then its writes say "wait".
     relay.stdout.pause();
     const doneFile = path.join(home, 'flood.done');
-    send({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: COUNT, bytes: BYTES, doneFile }, _meta: { progressToken: 'flood' } } });
-    // The probe has written its last byte: the hub has read all of it (it does not hold its child
-    // back today), so everything that can pile up in front of the relay has.
-    await waitFor(() => existsSync(doneFile), 'the probe to write every notification', 120_000, 50);
+    const waitFile = path.join(home, 'flood.wait');
+    send({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: COUNT, bytes: BYTES, doneFile, waitFile }, _meta: { progressToken: 'flood' } } });
+    // The hub holds its child back too (test/hub/backpressure.test.ts), so the flood stops part
+    // way: once it has stood still for two seconds, everything that can pile up in front of the
+    // relay has. (Only a wait: the assertions below hold whenever it returns.)
+    let last = '';
+    let still = 0;
+    await waitFor(
+      () => {
+        if (existsSync(doneFile)) return true;
+        const now = existsSync(waitFile) ? readFileSync(waitFile, 'utf8') : '';
+        still = now !== '' && now === last ? still + 1 : 0;
+        last = now;
+        return still >= 8;
+      },
+      'the flood to stand still',
+      120_000,
+      250,
+    );
 
     relay.stdout.resume();
     await waitFor(() => lines.some((l) => l.includes('"id":1') && !l.includes('"method"')), 'the answer to the flood', 120_000, 50);

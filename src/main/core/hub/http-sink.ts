@@ -19,7 +19,13 @@ export function sseSink(res: ServerResponse): StreamSink {
       res.flushHeaders();
     },
     message(eventId, json) {
-      res.write(`id: ${eventId}\nevent: message\ndata: ${json}\n\n`);
+      return res.write(`id: ${eventId}\nevent: message\ndata: ${json}\n\n`);
+    },
+    onDrain(listener) {
+      res.once('drain', listener);
+    },
+    get backlog() {
+      return res.writableLength;
     },
     prime(eventId) {
       res.write(`id: ${eventId}\ndata: \n\n`);

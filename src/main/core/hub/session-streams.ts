@@ -3,29 +3,60 @@
  * that carries requests. A request stream ends once every request on it was answered; if its
  * client went away before that, the completed stream is kept (a bounded number of them) so that
  * a reconnect with `Last-Event-ID` can still collect the answers.
+ *
+ * Flow control (issue 17): while any stream's client is not keeping up, the session is told to
+ * hold its upstream back (`pause`), and told again once every such stream drained or went away.
  */
-import { SseStream, type StreamLimits } from './sse-stream.js';
+import { SseStream, type StreamFlow, type StreamLimits } from './sse-stream.js';
 import type { StreamSink } from './stream-sink.js';
 
 /** Completed streams whose client went away, kept for `Last-Event-ID` resumption. */
 const MAX_UNCLAIMED_STREAMS = 32;
 
-export class SessionStreams {
+/** What the session does about its client's pace. */
+export interface SessionFlow {
+  /** true: some stream's client is not keeping up; false: none is any more. */
+  pause(paused: boolean): void;
+  /** A stream over its backlog cap: answer its requests with an error and end it. */
+  overflowed(stream: SseStream): void;
+}
+
+export class SessionStreams implements StreamFlow {
   /** The standalone GET stream: server messages that belong to no request wait here. */
   readonly get: SseStream;
   private readonly byKey = new Map<string, SseStream>();
   private nextKey = 1;
   private unclaimed: string[] = [];
+  /** Streams whose client is not keeping up right now. */
+  private blockedCount = 0;
 
-  constructor(private readonly limits: StreamLimits) {
-    // Detaching keeps a stream (for resumption); nothing to do then.
-    this.get = new SseStream('0', limits, () => {});
+  constructor(
+    private readonly limits: StreamLimits,
+    private readonly flow: SessionFlow,
+  ) {
+    this.get = new SseStream('0', limits, this);
     this.byKey.set('0', this.get);
+  }
+
+  get paused(): boolean {
+    return this.blockedCount > 0;
+  }
+
+  blocked(): void {
+    if (this.blockedCount++ === 0) this.flow.pause(true);
+  }
+
+  unblocked(): void {
+    if (--this.blockedCount === 0) this.flow.pause(false);
+  }
+
+  overflowed(stream: SseStream): void {
+    this.flow.overflowed(stream);
   }
 
   /** A new stream for a POST that carries requests, attached to its sink. */
   open(sink: StreamSink, headers: Record<string, string>, primingEvents: boolean): SseStream {
-    const stream = new SseStream(String(this.nextKey++), this.limits, () => {});
+    const stream = new SseStream(String(this.nextKey++), this.limits, this);
     this.byKey.set(stream.key, stream);
     stream.attach(sink, headers, primingEvents);
     return stream;

@@ -90,7 +90,10 @@ export class Session {
     readonly serverId: string,
     private readonly host: SessionHost,
   ) {
-    this.streams = new SessionStreams(host.streamLimits);
+    this.streams = new SessionStreams(host.streamLimits, {
+      pause: (paused) => (paused ? this.upstream?.pause?.() : this.upstream?.resume?.()),
+      overflowed: (stream) => this.streamOverflowed(stream),
+    });
     this.watch = host.watch(this);
   }
 
@@ -258,11 +261,35 @@ export class Session {
     for (const [key, p] of this.pending) {
       if (p.deadline > now) continue;
       const limit = formatDuration(this.host.requestTimeoutMs);
-      const cancel: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason: `timed out after ${limit} in patchbay` } };
-      if (this.upstream) this.watch?.toServer?.(cancel, undefined, 'timeout');
-      this.upstream?.send(cancel);
-      this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`), undefined, 'timeout');
+      this.giveUp(key, p, `timed out after ${limit} in patchbay`, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`, 'timeout');
     }
+  }
+
+  /** Answers a request with the hub's error, and tells the server it was cancelled. */
+  private giveUp(key: string, p: PendingRequest, reason: string, error: string, note: HubNote): void {
+    const cancel: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason } };
+    if (this.upstream) this.watch?.toServer?.(cancel, undefined, note);
+    this.upstream?.send(cancel);
+    this.answer(key, p, errorResponse(p.id, ErrorCode.InternalError, error), undefined, note);
+  }
+
+  /**
+   * A stream whose client stopped reading went over its backlog cap (sse-stream.ts; only where
+   * the upstream cannot be held back for one session: a shared child, a remote). Its requests are
+   * answered with an error, written after everything the client has yet to read, and cancelled
+   * upstream; the stream ends (a GET stream stays resumable). The session's other streams, and
+   * the other sessions of a shared child, go on.
+   */
+  private streamOverflowed(stream: SseStream): void {
+    const why = `patchbay: the client stopped reading this stream, and it was closed with ${Math.round(stream.backlog / 1048576)} MiB waiting in the hub, so that server '${this.serverId}' is not held up for other clients`;
+    let answered = false;
+    for (const [key, p] of [...this.pending]) {
+      if (p.stream !== stream) continue;
+      answered = true;
+      // 'session-closed': the hub ended the exchange on the client's side (observer.ts).
+      this.giveUp(key, p, 'the client stopped reading', why, 'session-closed');
+    }
+    if (!answered) stream.end();
   }
 
   async close(reason: SessionState = 'closed', failure?: string): Promise<void> {
@@ -300,6 +327,8 @@ export class Session {
       this.watch?.upstreamOpened?.();
       if (replay && this.initializeRequest) await this.replayInitialize(upstream);
       this.upstream = upstream;
+      // A new child of a session whose client is not keeping up starts held back too.
+      if (this.streams.paused) upstream.pause?.();
       return upstream;
     })();
     try {

@@ -18,6 +18,24 @@ export interface StreamLimits {
   maxEvents: number;
   /** Most bytes kept for replay, per stream. */
   maxBytes: number;
+  /**
+   * Most bytes a client that stopped reading may leave waiting in the hub on one stream (default
+   * DEFAULT_MAX_BACKLOG_BYTES). Reached only where the producer cannot be held back (a shared
+   * child, a remote): the stream is then closed and its requests answered with an error.
+   */
+  maxBacklogBytes?: number;
+}
+
+export const DEFAULT_MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+/** What a stream tells its session about its client's pace (session-streams.ts). */
+export interface StreamFlow {
+  /** The client stopped keeping up: hold the producer back. */
+  blocked(stream: SseStream): void;
+  /** It caught up (or went away): the producer may go on. */
+  unblocked(stream: SseStream): void;
+  /** Over `maxBacklogBytes` while blocked: the stream must be given up. */
+  overflowed(stream: SseStream): void;
 }
 
 interface StoredEvent {
@@ -39,11 +57,15 @@ export class SseStream {
   private floor = 1;
   /** Highest event number written to a connection. */
   private sentUpTo = 0;
+  /** The sink said "wait" and has not drained since. */
+  private blocked = false;
+  /** Given up for its backlog: what is still written is the hub's error answers. */
+  private overflowed = false;
 
   constructor(
     readonly key: string,
     private readonly limits: StreamLimits,
-    private readonly onDetached: (stream: SseStream) => void,
+    private readonly flow: StreamFlow,
   ) {}
 
   get attached(): boolean {
@@ -56,6 +78,7 @@ export class SseStream {
    */
   attach(sink: StreamSink, headers: Record<string, string>, primingEvent: boolean): void {
     this.sink = sink;
+    this.overflowed = false;
     sink.open(headers);
     this.lastWrite = Date.now();
     // A priming event (id, empty data) lets a 2025-11-25 client resume even before any message.
@@ -63,7 +86,7 @@ export class SseStream {
     sink.onClose(() => {
       if (this.sink !== sink) return;
       this.sink = undefined;
-      this.onDetached(this);
+      this.unblock();
     });
   }
 
@@ -71,7 +94,19 @@ export class SseStream {
   push(json: string): void {
     const n = this.next++;
     this.remember(n, json);
-    if (this.sink) this.writeEvent(n, json);
+    if (!this.sink) return;
+    // Only a blocked stream is measured: a large message to a client that reads is never refused.
+    if (this.blocked && !this.overflowed && (this.sink.backlog ?? 0) > (this.limits.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES)) {
+      this.overflowed = true;
+      this.flow.overflowed(this);
+      return;
+    }
+    this.writeEvent(n, json);
+  }
+
+  /** Bytes the attached client has not taken yet. */
+  get backlog(): number {
+    return this.sink?.backlog ?? 0;
   }
 
   /** Replays events after event number `after` (a client's `Last-Event-ID`). */
@@ -101,6 +136,7 @@ export class SseStream {
     const sink = this.sink;
     if (!sink) return;
     this.sink = undefined;
+    this.unblock();
     sink.end();
     if (this.done) {
       this.events.clear();
@@ -129,7 +165,20 @@ export class SseStream {
   private writeEvent(n: number, json: string): void {
     if (n > this.sentUpTo) this.sentUpTo = n;
     this.lastWrite = Date.now();
-    this.sink!.message(`${this.key}-${n}`, json);
+    const sink = this.sink!;
+    if (sink.message(`${this.key}-${n}`, json) === false && !this.blocked && sink.onDrain) {
+      this.blocked = true;
+      this.flow.blocked(this);
+      sink.onDrain(() => {
+        if (this.sink === sink) this.unblock();
+      });
+    }
+  }
+
+  private unblock(): void {
+    if (!this.blocked) return;
+    this.blocked = false;
+    this.flow.unblocked(this);
   }
 }
 

@@ -7,8 +7,16 @@
 export interface StreamSink {
   /** Starts the stream with the session's response headers; must reach the client at once (P10). */
   open(headers: Record<string, string>): void;
-  /** One JSON-RPC message (its JSON text, one line) as event `eventId`. */
-  message(eventId: string, json: string): void;
+  /**
+   * One JSON-RPC message (its JSON text, one line) as event `eventId`. The sink always takes it;
+   * `false` says its consumer is not keeping up (an HTTP response past its high-water mark): the
+   * stream then holds its producer back until `onDrain`. In-process sinks return nothing.
+   */
+  message(eventId: string, json: string): boolean | void;
+  /** Called once, when a sink whose `message` returned false can take more. */
+  onDrain?(listener: () => void): void;
+  /** Bytes taken but not yet consumed (what a client that stopped reading leaves in the hub). */
+  readonly backlog?: number;
   /** A priming event: an id and no message, so a client can resume before any message (P9). */
   prime(eventId: string): void;
   /** Keeps an idle stream (and the proxies on its way) alive (P13). */

@@ -1,7 +1,8 @@
 /**
  * A configured server at run time: how to open upstream connections to it. Per-session children
- * by default, with one warm spare child so a new session does not wait for a process to boot; one
- * shared child for `shared: true`. Commands come from the config only, never from a request (P28).
+ * by default, with a pool of warm spares sized to demand (upstream/warm-pool.ts) so a new session
+ * does not wait for a process to boot; one shared child for `shared: true`. Commands come from the
+ * config only, never from a request (P28).
  */
 import { isStdioServer, type RemoteServerConfig, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
@@ -16,6 +17,7 @@ import { createRemoteUpstream, transportOf, type RemoteConnectDeps } from '../up
 import { SharedUpstream } from '../upstream/shared-upstream.js';
 import { StdioUpstream, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
+import { WarmPool } from '../upstream/warm-pool.js';
 import { configuredVerdict, probeEra, type EraVerdict } from './server-era.js';
 
 export interface ServerRuntimeDeps {
@@ -25,7 +27,7 @@ export interface ServerRuntimeDeps {
   childEnv(configured: Record<string, string> | undefined): Promise<Record<string, string>>;
   logger: Logger;
   stdio?: StdioUpstreamOptions;
-  /** A spare child not taken within this long is stopped. */
+  /** Spare children not taken from within this long are stopped. */
   spareIdleMs?: number;
   /** Remote (HTTP) servers: fetch and OAuth. Without it a remote server cannot be connected. */
   remote?: Omit<RemoteConnectDeps, 'logger'>;
@@ -36,8 +38,8 @@ export interface ServerRuntimeDeps {
 export class ServerRuntime implements ServerPort {
   /** Children started over the runtime's life, for stats and tests. */
   spawned = 0;
-  private spare: StdioUpstream | undefined;
-  private spareTimer: NodeJS.Timeout | undefined;
+  /** Warm spares (per-session children only; undefined when `warmSpare` is off). */
+  private readonly pool: WarmPool | undefined;
   private readonly shared: SharedUpstream | undefined;
   private readonly live = new Set<StdioUpstream>();
   private closing = false;
@@ -53,6 +55,9 @@ export class ServerRuntime implements ServerPort {
     private readonly deps: ServerRuntimeDeps,
   ) {
     if (isStdioServer(config) && config.shared) this.shared = new SharedUpstream(() => this.spawn());
+    const spares = isStdioServer(config) && !config.shared && !config.stateless ? config.warmSpare ?? true : false;
+    const max = spares === true ? DEFAULT_MAX_SPARES : spares === false ? 0 : spares;
+    if (max > 0) this.pool = new WarmPool({ spawn: () => this.spawn(), max, idleMs: deps.spareIdleMs ?? 60_000 });
     // The legacy HTTP+SSE transport exists only in the legacy era: pinning it pins the era.
     this.verdict = configuredVerdict(config.protocol) ?? (!isStdioServer(config) && transportOf(config) === 'sse' ? { era: 'legacy', how: 'config' } : undefined);
   }
@@ -179,43 +184,17 @@ export class ServerRuntime implements ServerPort {
       return createRemoteUpstream(this.id, this.config, resolved, { ...this.deps.remote, logger: this.deps.logger.child(this.id) });
     }
     if (this.shared) return this.shared.link();
-    let child = this.takeSpare();
-    child ??= await this.spawn();
-    if (this.config.warmSpare !== false && !this.stateless) this.refillSpare();
+    const child = this.pool?.take() ?? (await this.spawn());
+    this.pool?.refill();
     return child;
   }
 
   async close(): Promise<void> {
     this.closing = true;
     void this.passThrough?.then((c) => c.close(), () => undefined);
-    clearTimeout(this.spareTimer);
-    this.spare = undefined;
+    await this.pool?.close();
     await Promise.all([...this.live].map((c) => c.close()));
     await this.shared?.close();
-  }
-
-  private takeSpare(): StdioUpstream | undefined {
-    const spare = this.spare;
-    this.spare = undefined;
-    clearTimeout(this.spareTimer);
-    return spare && !spare.closed ? spare : undefined;
-  }
-
-  private refillSpare(): void {
-    void this.spawn().then((child) => {
-      if (this.closing || this.spare) {
-        void child.close();
-        return;
-      }
-      this.spare = child;
-      this.spareTimer = setTimeout(() => {
-        if (this.spare === child) this.spare = undefined;
-        void child.close();
-      }, this.deps.spareIdleMs ?? 60_000);
-      this.spareTimer.unref();
-    }).catch(() => {
-      // The next connect() spawns directly and reports the failure to its session.
-    });
   }
 
   private async spawn(): Promise<StdioUpstream> {
@@ -233,6 +212,9 @@ export class ServerRuntime implements ServerPort {
     return child;
   }
 }
+
+/** `warmSpare: true` (the default): the pool grows with demand up to this many spares. */
+const DEFAULT_MAX_SPARES = 4;
 
 function config(server: ServerConfig): StdioServerConfig {
   return server as StdioServerConfig;

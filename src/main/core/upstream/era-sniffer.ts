@@ -56,6 +56,14 @@ export class EraSniffer implements UpstreamConnection {
     this.current.send(message, raw);
   }
 
+  pause(): void {
+    this.current.pause?.();
+  }
+
+  resume(): void {
+    this.current.resume?.();
+  }
+
   close(): Promise<void> {
     return this.current.close();
   }

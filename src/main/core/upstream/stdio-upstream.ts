@@ -98,6 +98,19 @@ export class StdioUpstream implements UpstreamConnection {
     return this.stderrLines.join('\n').slice(-2000);
   }
 
+  /**
+   * Stops reading the child's stdout (its client is not keeping up). Lines of the chunk being
+   * split now are still delivered (at most one pipe read, 64 KiB); after that the pipe fills and
+   * the child's own writes wait: nothing is lost and nothing piles up here.
+   */
+  pause(): void {
+    this.child.stdout!.pause();
+  }
+
+  resume(): void {
+    this.child.stdout!.resume();
+  }
+
   send(message: JsonRpcMessage, raw?: string): void {
     if (this.closed) return;
     // Raw text from an HTTP body may contain newlines (pretty-printed JSON); stdio framing forbids them.
