@@ -2,7 +2,7 @@
 // "Open in playground" opens a session on the profile's aggregated endpoint (@pair) through the
 // hub. Its tools are listed by the prefixed names clients call; one is called from its generated
 // form and its result shown; a member's sampling request is answered in the dialog and reaches
-// that member; the target picker lists servers and profiles. The calls are a playground session
+// that member; the target picker lists servers and profiles, Ctrl-K its tools. The calls are a playground session
 // of @pair in the inspector, hidden from the default Sessions list and marked when shown.
 import path from 'node:path';
 import { expect, expectAccessible, REPO_ROOT, screenshot, test } from './fixtures.js';
@@ -80,4 +80,13 @@ test('open a profile in the playground, call a prefixed tool from its form, answ
   await ui.getByTestId('playground-target').selectOption('beta');
   await expect(ui).toHaveURL(/#\/servers\/beta\/playground$/);
   await expect(ui.getByTestId('pg-list-tools').getByRole('link', { name: /^ask/ })).toBeVisible();
+
+  // Ctrl-K knows the profile and its prefixed tools: a tool of @pair opens in the profile's playground.
+  await ui.keyboard.press('Control+k');
+  await ui.getByTestId('palette-input').fill('@pair');
+  await expect(ui.getByTestId('palette-item').filter({ hasText: '@pair playground' })).toHaveCount(1);
+  await ui.getByTestId('palette-input').fill('alpha__add');
+  await expect(ui.getByTestId('palette-item').first()).toContainText('tool of @pair');
+  await ui.keyboard.press('Enter');
+  await expect(ui).toHaveURL(/#\/profiles\/pair\/playground\/tool%3Aalpha__add$/);
 });

@@ -1,8 +1,8 @@
 /**
- * The command palette (Ctrl/Cmd-K): jump to any screen, server, server playground, tool or
+ * The command palette (Ctrl/Cmd-K): jump to any screen, server, profile, playground, tool or
  * session by typing part of its name. Ariakit's Dialog and Combobox give the focus handling and
  * the listbox semantics; the items come from the stores (tools from opened playgrounds and
- * connection tests, sessions from the inspector's list).
+ * connection tests, sessions from the inspector's list, profiles from the API when it opens).
  */
 import { Combobox, ComboboxItem, ComboboxList, ComboboxProvider, Dialog, DialogHeading } from '@ariakit/react';
 import { useEffect, useMemo, useState } from 'react';
@@ -21,13 +21,14 @@ interface PaletteItem {
 
 const SCREENS: PaletteItem[] = [
   { id: 's:servers', label: 'Servers', hint: 'screen', icon: 'servers', href: href('servers') },
+  { id: 's:profiles', label: 'Profiles', hint: 'screen', icon: 'profiles', href: href('profiles') },
   { id: 's:sessions', label: 'Sessions', hint: 'screen', icon: 'sessions', href: href('sessions') },
   { id: 's:clients', label: 'Clients', hint: 'screen', icon: 'clients', href: href('clients') },
   { id: 's:keys', label: 'Keys & logins', hint: 'screen', icon: 'keys', href: href('keys') },
   { id: 's:settings', label: 'Settings', hint: 'screen', icon: 'settings', href: href('settings') },
 ];
 
-function usePaletteItems(): PaletteItem[] {
+function usePaletteItems(profiles: readonly string[]): PaletteItem[] {
   const order = useServers((s) => s.order);
   const tests = useServers((s) => s.tests);
   const playgrounds = usePlayground((s) => s.byServer);
@@ -43,22 +44,35 @@ function usePaletteItems(): PaletteItem[] {
       if (test?.state === 'done' && test.result.ok) for (const t of test.result.tools) tools.add(t.name);
       for (const name of tools) items.push({ id: `tool:${id}:${name}`, label: name, hint: `tool of ${id}`, icon: 'bolt', href: href('servers', id, 'playground', `tool:${name}`) });
     }
+    for (const name of profiles) {
+      items.push({ id: `profile:${name}`, label: `@${name}`, hint: 'profile', icon: 'profiles', href: href('profiles', name) });
+      items.push({ id: `ppg:${name}`, label: `@${name} playground`, hint: 'call its tools', icon: 'play', href: href('profiles', name, 'playground') });
+      // A profile's playground is keyed by its session target, `@name`; its tools are the prefixed names.
+      for (const t of playgrounds[`@${name}`]?.catalog.tools ?? []) {
+        items.push({ id: `ptool:${name}:${t.name}`, label: t.name, hint: `tool of @${name}`, icon: 'bolt', href: href('profiles', name, 'playground', `tool:${t.name}`) });
+      }
+    }
     for (const s of sessions.slice(0, 100)) {
       const who = s.client?.name ?? 'unknown client';
       items.push({ id: `session:${s.id}`, label: `${who} → ${s.server}`, hint: `session ${s.id.slice(0, 8)} · ${s.state}`, icon: 'sessions', href: href('sessions', s.id) });
     }
     return items;
-  }, [order, tests, playgrounds, sessions]);
+  }, [order, tests, playgrounds, sessions, profiles]);
 }
 
 export function Palette({ open, onClose }: { open: boolean; onClose(): void }) {
   const services = useServices();
   const [query, setQuery] = useState('');
+  const [profiles, setProfiles] = useState<string[]>([]);
   // Sessions are listed only on their screen: the palette asks for the current list when it opens.
   useEffect(() => {
-    if (open) void loadSessions(services);
+    if (!open) return;
+    void loadSessions(services);
+    void services.bridge.call('profiles.list', {}).then((r) => {
+      if (r.ok) setProfiles(r.value.map((p) => p.name));
+    });
   }, [open, services]);
-  const items = usePaletteItems();
+  const items = usePaletteItems(profiles);
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
     const found = q === '' ? items : items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));

@@ -1,7 +1,10 @@
 /**
- * The hub's one HTTP server on loopback: guards first (Host, Origin, token), then `/health`,
- * `/.well-known/mcp-config` and `/mcp/<server>`. Also the housekeeping tick: keep-alives on idle
- * streams (P13), request timeouts, and expiry of idle sessions.
+ * The hub's one HTTP server on loopback: guards first (Host, Origin, token — the hub token, or a
+ * client token on the MCP doors), then `/health`, `/.well-known/mcp-config`, `/mcp/<server>` and
+ * `/mcp`, `/mcp/@<profile>` (both eras: a modern POST takes modern-endpoint.ts, the rest the
+ * session path), and the legacy HTTP+SSE door `/sse/<server>` + `/messages/<server>`
+ * (legacy-sse-endpoint.ts). Also the housekeeping tick: keep-alives on idle streams (P13),
+ * request timeouts, and expiry of idle sessions.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
