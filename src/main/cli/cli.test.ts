@@ -2,30 +2,19 @@
  * The real thing: the compiled CLI run as a child process (`node bin/patchbay.js …`), the way
  * users and MCP clients run it, against a temp PATCHBAY_HOME.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../../test/helpers/built.js';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const bin = path.join(repo, 'bin', 'patchbay.js');
 let home: string;
 
 beforeAll(async () => {
-  // `npm run build` without npm's own chatter. tsc emits even when files elsewhere in the tree
-  // (being edited by others) have type errors; those are the typecheck's job, not this test's.
-  const build = spawnSync(
-    process.execPath,
-    [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.node.json'],
-    {
-      cwd: repo,
-      encoding: 'utf8',
-    },
-  );
-  if (!existsSync(path.join(repo, 'dist/main/cli/main.js')))
-    throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+  ensureBuilt();
   home = await mkdtemp(path.join(tmpdir(), 'pb-cli-e2e-'));
 }, 180_000);
 
