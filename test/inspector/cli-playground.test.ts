@@ -4,31 +4,16 @@
  * unless `--playground` or `--all` asks for them, and marked when shown; `tail` marks their
  * exchanges. A real hub with two real stdio servers; the CLI runs in-process.
  */
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InspectorSession } from '../../src/shared/api/inspector-contract.js';
 import type { PlaygroundOpened } from '../../src/shared/api/playground-contract.js';
-import type { CliIo } from '../../src/main/cli/command.js';
 import { runCli } from '../../src/main/cli/run-cli.js';
 import { apiCall } from '../helpers/hub-api.js';
+import { cli } from '../helpers/cli-io.js';
 import { connect } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { alphaServer, betaServer } from '../profiles/profile-harness.js';
 
-function cli(dataDir: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdin: Readable.from([]),
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    env: { PATCHBAY_HOME: dataDir },
-    platform: process.platform,
-    homedir: dataDir,
-    cwd: dataDir,
-  };
-  return { io, out: () => stdout, err: () => stderr };
-}
 
 async function run(hub: TestHub, args: string[]): Promise<{ out: string; err: string }> {
   const c = cli(hub.dataDir);

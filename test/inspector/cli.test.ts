@@ -2,28 +2,13 @@
  * `patchbay sessions` and `patchbay tail` against a running hub, found through the discovery
  * file of its data dir and called with its token (the CLI runs in-process, the hub is real).
  */
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/main/cli/command.js';
 import { runCli } from '../../src/main/cli/run-cli.js';
 import { probeServer } from '../helpers/server-entries.js';
+import { cli } from '../helpers/cli-io.js';
 import { connect } from '../helpers/test-client.js';
 import { startCaptureHub, tempDataDir } from './inspector-harness.js';
 
-function cli(dataDir: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdin: Readable.from([]),
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    env: { PATCHBAY_HOME: dataDir },
-    platform: process.platform,
-    homedir: dataDir,
-    cwd: dataDir,
-  };
-  return { io, out: () => stdout, err: () => stderr };
-}
 
 describe('patchbay sessions / tail', () => {
   it('lists live sessions (and past ones with --all), as a table or JSON', async () => {
