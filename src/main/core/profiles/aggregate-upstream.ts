@@ -22,6 +22,7 @@ import { routeRequest, type Route, type RoutingContext } from './aggregate-routi
 import { ServerRequests } from './server-requests.js';
 import { MemberDeadlines } from './member-deadlines.js';
 import { MemberLink, unavailable, type MemberLinkOwner } from './member-link.js';
+import { MemberRetries } from './member-retries.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
 import type { ListKind, ServerCatalog } from './server-catalog.js';
 import type { ToolPins } from './tool-pins.js';
@@ -71,7 +72,7 @@ export class AggregateUpstream implements UpstreamConnection {
       this.reply(answer, true);
     },
   });
-  private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  private readonly retries = new MemberRetries();
   private logLevel: string | undefined;
   private isClosed = false;
   private nextLinkIndex = 0;
@@ -121,8 +122,7 @@ export class AggregateUpstream implements UpstreamConnection {
     if (this.isClosed) return;
     this.isClosed = true;
     this.deadlines.clearAll();
-    for (const timer of this.retryTimers.values()) clearTimeout(timer);
-    this.retryTimers.clear();
+    this.retries.clear();
     this.host.closed(this);
     await Promise.all([...this.links.values()].map((l) => l.close()));
   }
@@ -278,13 +278,10 @@ export class AggregateUpstream implements UpstreamConnection {
   }
 
   private scheduleRetry(link: MemberLink): void {
-    if (this.isClosed || this.retryTimers.has(link.server)) return;
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(link.server);
+    if (this.isClosed) return;
+    this.retries.schedule(link.server, link.retryAt, () => {
       if (!this.isClosed && this.links.get(link.server) === link && !link.isUp && !link.pending) void this.open(link);
-    }, Math.max(0, link.retryAt - Date.now()));
-    timer.unref();
-    this.retryTimers.set(link.server, timer);
+    });
   }
 
   private syncMembers(): void {
@@ -294,6 +291,7 @@ export class AggregateUpstream implements UpstreamConnection {
       if (wanted.has(server) && (link.port === undefined || link.port === this.host.port(server))) continue;
       this.links.delete(server);
       this.lists.forgetMember(server);
+      this.retries.cancel(server);
       this.failInFlight(link);
       void link.close();
     }

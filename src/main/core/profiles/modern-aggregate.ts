@@ -33,6 +33,7 @@ import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream 
 import { mergedCapabilities, mergedDiscover, type MemberAnswer } from './aggregate-initialize.js';
 import { ALL_KINDS, AggregateLists, type CacheHints } from './aggregate-lists.js';
 import { routeRequest, uriOwner, type RoutingContext } from './aggregate-routing.js';
+import { MemberRetries } from './member-retries.js';
 import { ModernMember, type ModernMemberHost } from './modern-member.js';
 import { ProfileListen, type ListenFilter } from './modern-listen.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
@@ -87,7 +88,7 @@ export class ModernAggregate implements ModernUpstream {
   private readonly routing: RoutingContext<ModernMember>;
   private readonly listens = new Set<ProfileListen>();
   private readonly active = new Set<ActiveCall>();
-  private readonly retryTimers = new Map<string, NodeJS.Timeout>();
+  private readonly retries = new MemberRetries();
   /** Member list changes heard in this turn of the event loop, refreshed together. */
   private changes: Map<ListKind, Set<string>> | undefined;
   /** The envelope of the aggregate's own requests: the latest client's. */
@@ -201,8 +202,7 @@ export class ModernAggregate implements ModernUpstream {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.retryTimers.values()) clearTimeout(timer);
-    this.retryTimers.clear();
+    this.retries.clear();
     for (const listen of this.listens) listen.close();
     this.listens.clear();
     for (const entry of [...this.active]) {
@@ -339,7 +339,6 @@ export class ModernAggregate implements ModernUpstream {
     }
   }
 
-
   /** A client request came: members never asked are asked now, those due for another try too. */
   private remember(message: JsonRpcRequest): void {
     this.used = true;
@@ -358,14 +357,11 @@ export class ModernAggregate implements ModernUpstream {
   }
 
   private scheduleRetry(member: ModernMember): void {
-    if (this.closed || this.retryTimers.has(member.server)) return;
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(member.server);
+    if (this.closed) return;
+    this.retries.schedule(member.server, member.retryAt, () => {
       const wanted = this.listens.size > 0 || Date.now() - this.lastUsed < RETRY_WHILE_USED_MS;
       if (!this.closed && wanted && this.members.get(member.server) === member && member.state === 'down' && !member.pending) void member.open();
-    }, Math.max(0, member.retryAt - Date.now()));
-    timer.unref();
-    this.retryTimers.set(member.server, timer);
+    });
   }
 
   private syncMembers(): void {
@@ -376,8 +372,7 @@ export class ModernAggregate implements ModernUpstream {
       // Left the profile, or its runtime was replaced: calls in flight finish where they are.
       this.members.delete(server);
       this.lists.forgetMember(server);
-      clearTimeout(this.retryTimers.get(server));
-      this.retryTimers.delete(server);
+      this.retries.cancel(server);
       member.close();
     }
     for (const server of wanted) {
