@@ -55,6 +55,7 @@ const REMOVED = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/su
 
 export class LegacyBridge implements ModernUpstream {
   onevent: ModernUpstream['onevent'];
+  readonly translates = true;
   private readonly sessions = new Map<string, Promise<BridgeSession>>();
 
   constructor(private readonly opts: LegacyBridgeOptions) {}

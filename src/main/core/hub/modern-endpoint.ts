@@ -9,7 +9,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, META } from '../../../shared/protocol.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
-import { LegacyBridge } from './legacy-bridge.js';
 import type { ModernClients } from './modern-clients.js';
 import { ModernReply, statusForError } from './modern-reply.js';
 import type { ParamHeaderIndex } from './param-headers.js';
@@ -111,7 +110,7 @@ export async function handleModernPost(
   ctx.replies.add(reply);
   // A legacy server behind the hub's bridge gets a translated request: the bridge reports what it
   // sent and got (`wire`), so observers see both sides; a modern server gets the client's request.
-  const bridged = upstream instanceof LegacyBridge;
+  const bridged = upstream.translates === true;
   if (!bridged) watch?.toServer?.(request, raw, undefined);
   const wire: Pick<ModernCallHandlers, 'wire'> = bridged && watch?.bridged ? { wire: (toServer, m, json) => watch.bridged!(request.id, toServer, m, json, undefined) } : {};
   const call = upstream.call(

@@ -46,5 +46,10 @@ export interface ModernUpstream {
   call(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall;
   /** Stderr lines, HTTP exchanges (for observers); may stay unset. */
   onevent: ((event: UpstreamEvent) => void) | undefined;
+  /**
+   * True for a bridge that serves the call from a server of the other era (hub/legacy-bridge.ts):
+   * the server never sees the client's request as it is, and reports its own side through `wire`.
+   */
+  readonly translates?: boolean;
   close(): Promise<void>;
 }
