@@ -14,7 +14,7 @@
  *   the slow stream is given up at its backlog cap with a JSON-RPC error, the other session is
  *   answered throughout.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -27,6 +27,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { connect, type TestClient } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor } from '../helpers/waits.js';
+import { floodHeldBack } from '../helpers/flood.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -59,28 +60,6 @@ async function flood(h: TestHub, client: TestClient, count: number, files: { don
   });
 }
 
-/**
- * Waits until the probe's flood stands still: it has had to wait for its stdout and the count it
- * reached has not moved for two seconds (or it is done). Only a wait: the assertions that follow
- * hold whenever it returns.
- */
-async function heldBack(files: { doneFile: string; waitFile: string }): Promise<void> {
-  let last = '';
-  let still = 0;
-  await waitFor(
-    () => {
-      if (existsSync(files.doneFile)) return true;
-      const now = existsSync(files.waitFile) ? readFileSync(files.waitFile, 'utf8') : '';
-      still = now !== '' && now === last ? still + 1 : 0;
-      last = now;
-      return still >= 8;
-    },
-    'the flood to stand still',
-    120_000,
-    250,
-  );
-}
-
 function progressOf(messages: JsonRpcMessage[]): number[] {
   return messages.filter((m) => m.method === 'notifications/progress').map((m) => (m.params as { progress: number }).progress);
 }
@@ -97,7 +76,7 @@ describe('hub flow control', () => {
 
     const { res, reader } = await flood(h, client, COUNT, files);
     expect(res.statusCode).toBe(200);
-    await heldBack(files);
+    await floodHeldBack(files);
     const held = liveBytes() - before;
     // Real backpressure: the child could not write its flood out while nobody read it.
     expect(existsSync(files.doneFile)).toBe(false);

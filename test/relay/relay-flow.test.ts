@@ -5,12 +5,13 @@
  * `flood` tool: tens of MiB of progress notifications on the tool call's stream.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onCleanup } from '../helpers/cleanup.js';
 import { hasProc } from '../helpers/processes.js';
 import { PROBE_SERVER } from '../helpers/server-entries.js';
+import { floodHeldBack } from '../helpers/flood.js';
 import { waitFor } from '../helpers/waits.js';
 import { BIN, hubRecord, initialize, relayEnv, requireBuild, stopProcess, tempHome } from './relay-helpers.js';
 
@@ -70,20 +71,7 @@ describe('relay flow control', () => {
     // The hub holds its child back too (test/hub/backpressure.test.ts), so the flood stops part
     // way: once it has stood still for two seconds, everything that can pile up in front of the
     // relay has. (Only a wait: the assertions below hold whenever it returns.)
-    let last = '';
-    let still = 0;
-    await waitFor(
-      () => {
-        if (existsSync(doneFile)) return true;
-        const now = existsSync(waitFile) ? readFileSync(waitFile, 'utf8') : '';
-        still = now !== '' && now === last ? still + 1 : 0;
-        last = now;
-        return still >= 8;
-      },
-      'the flood to stand still',
-      120_000,
-      250,
-    );
+    await floodHeldBack({ doneFile, waitFile });
 
     relay.stdout.resume();
     await waitFor(() => lines.some((l) => l.includes('"id":1') && !l.includes('"method"')), 'the answer to the flood', 120_000, 50);
