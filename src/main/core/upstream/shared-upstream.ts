@@ -10,6 +10,7 @@
  */
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { errorResponse, idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { replaceTopLevelId } from '../protocol/json-splice.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
 interface Outstanding {
@@ -143,7 +144,8 @@ export class SharedUpstream {
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (this.initResult === undefined && result && typeof result.protocolVersion === 'string') this.initResult = result;
       if (this.initSettled && (result !== undefined || 'error' in message)) this.settleInit();
-      o.link.deliver(restored, JSON.stringify(restored));
+      // The answer's text with the client's id put back, not the answer serialised again (json-splice.ts).
+      o.link.deliver(restored, replaceTopLevelId(raw, JSON.stringify(o.originalId)) ?? JSON.stringify(restored));
       return;
     }
     if (message.method === 'notifications/progress') {
