@@ -41,6 +41,7 @@ export function messageText(raw: string, redactor: Redactor, maxBytes: number, o
 }
 
 /** What a JSON string literal must escape besides `"` and `\\`, and surrogates (a cut may split a pair). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it looks for
 const SPECIAL = /[\u0000-\u001f\ud800-\udfff]/;
 
 /**
