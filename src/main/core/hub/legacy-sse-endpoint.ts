@@ -62,62 +62,106 @@ const SSE_HEADERS = {
  * One client's event stream: the HTTP response every stream of its session writes to. Events
  * carry no `id:` (the transport has no resumption) and no priming events (an event with empty
  * data would reach a 2024-11-05 client as a message it cannot parse).
+ *
+ * Flow control (as http-sink.ts, for streams that share one response): every sink's `message`
+ * returns the write's result and its `backlog` is the response's, so whichever stream writes while
+ * the client is not keeping up is told to wait, and the stream cap (sse-stream.ts) measures what
+ * the whole connection leaves in the hub. One `drain` of the response releases every stream that
+ * waits on it: a request stream and the standalone one, or several request streams, each counted
+ * blocked by the session (session-streams.ts) and each unblocked here. The waiters are a set
+ * behind one `drain` listener, so a stream that ends while blocked leaves nothing behind on a
+ * response that may outlive many POSTs.
  */
 class LegacyConnection {
   initializing = false;
   initialized = false;
   private readonly closeListeners = new Set<() => void>();
+  /** Streams whose write the response refused, waiting for its next `drain`. */
+  private readonly drainListeners = new Set<() => void>();
 
   constructor(
     readonly session: Session,
     private readonly res: ServerResponse,
   ) {
+    res.on('drain', () => {
+      const waiting = [...this.drainListeners];
+      this.drainListeners.clear();
+      for (const listener of waiting) listener();
+    });
     res.once('close', () => {
+      // A closed response never drains: its streams are released by their close listeners.
+      this.drainListeners.clear();
       for (const listener of [...this.closeListeners]) listener();
       this.closeListeners.clear();
     });
   }
 
-  /** One JSON-RPC message (its JSON text, one line) as a `message` event. */
-  send(json: string): void {
-    if (this.res.writableEnded || this.res.destroyed) return;
-    this.res.write(`event: message\ndata: ${json}\n\n`);
+  /**
+   * One JSON-RPC message (its JSON text, one line) as a `message` event. False: the response is
+   * past its high-water mark (the client is not reading); a `drain` follows. A response that has
+   * ended takes nothing, and nothing waits on it (its `close` releases its streams).
+   */
+  send(json: string): boolean {
+    if (this.res.writableEnded || this.res.destroyed) return true;
+    return this.res.write(`event: message\ndata: ${json}\n\n`);
   }
 
   /** The session's standalone stream: opening it sends the status, the headers and the `endpoint` event. */
   mainSink(endpoint: string, cors: Record<string, string>): StreamSink {
     const res = this.res;
-    return {
+    return this.sink({
       // The session's own headers (Mcp-Session-Id, Mcp-Protocol-Version) are Streamable HTTP's: not sent here.
       open: () => {
         res.writeHead(200, { ...cors, ...SSE_HEADERS });
         res.write(`event: endpoint\ndata: ${endpoint}\n\n`);
       },
-      message: (_eventId, json) => this.send(json),
-      prime: () => {},
       keepAlive: () => {
         if (!res.writableEnded && !res.destroyed) res.write(': keepalive\n\n');
       },
       end: () => res.end(),
-      onClose: (listener) => this.closeListeners.add(listener),
-    };
+    });
   }
 
   /** A POST's stream: its messages go out on the same response, which outlives it. */
   requestSink(): StreamSink {
-    let listener: (() => void) | undefined;
-    return {
+    return this.sink({
       open: () => {},
-      message: (_eventId, json) => this.send(json),
-      prime: () => {},
       // The standalone stream keeps the connection alive.
       keepAlive: () => {},
-      end: () => {
-        if (listener) this.closeListeners.delete(listener);
+      end: () => {},
+    });
+  }
+
+  /**
+   * A sink on the shared response: what differs between the two kinds is how they open, keep
+   * alive and end; the rest (writes, flow control, close) is the response's. Ending a sink forgets
+   * its listeners.
+   */
+  private sink(own: Pick<StreamSink, 'open' | 'keepAlive' | 'end'>): StreamSink {
+    const res = this.res;
+    let onDrain: (() => void) | undefined;
+    let onClose: (() => void) | undefined;
+    return {
+      open: own.open,
+      message: (_eventId, json) => this.send(json),
+      onDrain: (listener) => {
+        if (onDrain) this.drainListeners.delete(onDrain);
+        onDrain = listener;
+        this.drainListeners.add(listener);
       },
-      onClose: (l) => {
-        listener = l;
-        this.closeListeners.add(l);
+      get backlog() {
+        return res.writableLength;
+      },
+      prime: () => {},
+      keepAlive: own.keepAlive,
+      end: () => {
+        if (onDrain) this.drainListeners.delete(onDrain);
+        if (onClose) this.closeListeners.delete(onClose);
+        own.end();
+      },
+      onClose: (listener) => {
+        onClose = listener;
+        this.closeListeners.add(listener);
       },
     };
   }
