@@ -130,7 +130,7 @@ export class BridgeCalls {
       open: () => undefined,
       prime: () => undefined,
       keepAlive: () => undefined,
-      message: (_eventId, json) => this.fromSession(call, json),
+      message: (_eventId, json, parsed) => this.fromSession(call, json, parsed),
       end: () => undefined,
       onClose: (listener) => {
         closeListener = listener;
@@ -139,10 +139,11 @@ export class BridgeCalls {
     return { sink, detach: () => closeListener?.() };
   }
 
-  private fromSession(call: Call, json: string): void {
+  /** `parsed`: the session's own parse of `json`, when it had one (a replay has not). */
+  private fromSession(call: Call, json: string, parsed: JsonRpcMessage | undefined): void {
     let message: JsonRpcMessage;
     try {
-      message = JSON.parse(json) as JsonRpcMessage;
+      message = parsed ?? (JSON.parse(json) as JsonRpcMessage);
     } catch {
       return;
     }

@@ -7,6 +7,7 @@
  */
 import { ErrorCode, META, MODERN_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../protocol/json-rpc.js';
+import { addResultFields } from '../protocol/json-splice.js';
 
 const CACHEABLE = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 /** The legacy era's resource-not-found code. */
@@ -35,6 +36,29 @@ export function completeResult(method: string, message: JsonRpcMessage): JsonRpc
     next.cacheScope ??= 'private';
   }
   return { ...response, result: next };
+}
+
+/**
+ * `completeResult` with the answer's text to go with it: when only fields are added to the
+ * result, they are spliced into `raw` (json-splice.ts) rather than the whole answer serialised
+ * again — a 1 MiB tool result would otherwise be written out twice.
+ */
+export function completeResultText(method: string, message: JsonRpcMessage, raw: string): { message: JsonRpcResponse; raw: string } {
+  const done = completeResult(method, message);
+  if (done === message) return { message: done, raw };
+  const before = (message as JsonRpcResponse).result as Obj | undefined;
+  const after = done.result as Obj | undefined;
+  if (before && after && typeof before === 'object') {
+    const added: Obj = {};
+    let onlyAdded = true;
+    for (const key in after) {
+      if (!(key in before)) added[key] = after[key];
+      else if (after[key] !== before[key]) onlyAdded = false; // e.g. a null ttlMs made 0
+    }
+    const text = onlyAdded ? addResultFields(raw, added) : undefined;
+    if (text !== undefined) return { message: done, raw: text };
+  }
+  return { message: done, raw: JSON.stringify(done) };
 }
 
 /** A DiscoverResult made from a legacy server's initialize result. */

@@ -21,7 +21,7 @@ import { logMessageWanted, metaOf } from '../protocol/modern.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
 import { BridgeCalls } from './bridge-call.js';
 import { listenThroughBridge } from './bridge-listen.js';
-import { completeResult, discoverFromInitialize } from './bridge-results.js';
+import { completeResultText, discoverFromInitialize } from './bridge-results.js';
 import type { Session } from './session.js';
 
 /** A legacy session held for one modern client. */
@@ -126,8 +126,8 @@ export class LegacyBridge implements ModernUpstream {
       ended: handlers.ended,
       wire: handlers.wire,
       response: (m, raw, info) => {
-        const done = completeResult(message.method, m);
-        handlers.response(done, done === m ? raw : JSON.stringify(done), info);
+        const done = completeResultText(message.method, m, raw);
+        handlers.response(done.message, done.raw, info);
       },
     });
   }

@@ -408,17 +408,17 @@ export class Session {
       if (p) {
         // Progress extends the request's timeout (ARCHITECTURE: reliability rules).
         p.deadline = Date.now() + this.host.requestTimeoutMs;
-        p.stream.push(json);
+        p.stream.push(json, message);
         return;
       }
     }
     for (const p of this.pending.values()) {
       if (p.stream.attached) {
-        p.stream.push(json);
+        p.stream.push(json, message);
         return;
       }
     }
-    this.streams.get.push(json);
+    this.streams.get.push(json, message);
   }
 
   /** `note`: the hub answers itself (a timeout, a failure) instead of the server. */
@@ -427,7 +427,7 @@ export class Session {
     if (p.progressKey) this.progress.delete(p.progressKey);
     const json = raw !== undefined && !raw.includes('\n') ? raw : JSON.stringify(message);
     this.watch?.toClient?.(message, json, note);
-    p.stream.push(json);
+    p.stream.push(json, message);
     p.stream.pending--;
     if (p.stream.pending === 0) this.streams.complete(p.stream);
   }

@@ -11,6 +11,7 @@
  * (http-sink.ts); the stream itself knows nothing of HTTP.
  */
 import { Ring } from '../lib/ring.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { StreamSink } from './stream-sink.js';
 
 export interface StreamLimits {
@@ -90,8 +91,11 @@ export class SseStream {
     });
   }
 
-  /** Sends one JSON-RPC message (its JSON text on one line) as an event, or keeps it for replay. */
-  push(json: string): void {
+  /**
+   * Sends one JSON-RPC message (its JSON text on one line) as an event, or keeps it for replay.
+   * `message`: the same message parsed, when the caller has it (an in-process sink uses it).
+   */
+  push(json: string, message?: JsonRpcMessage): void {
     const n = this.next++;
     this.remember(n, json);
     if (!this.sink) return;
@@ -101,7 +105,7 @@ export class SseStream {
       this.flow.overflowed(this);
       return;
     }
-    this.writeEvent(n, json);
+    this.writeEvent(n, json, message);
   }
 
   /** Bytes the attached client has not taken yet. */
@@ -162,11 +166,11 @@ export class SseStream {
     }
   }
 
-  private writeEvent(n: number, json: string): void {
+  private writeEvent(n: number, json: string, message?: JsonRpcMessage): void {
     if (n > this.sentUpTo) this.sentUpTo = n;
     this.lastWrite = Date.now();
     const sink = this.sink!;
-    if (sink.message(`${this.key}-${n}`, json) === false && !this.blocked && sink.onDrain) {
+    if (sink.message(`${this.key}-${n}`, json, message) === false && !this.blocked && sink.onDrain) {
       this.blocked = true;
       this.flow.blocked(this);
       sink.onDrain(() => {

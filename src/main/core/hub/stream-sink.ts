@@ -4,6 +4,8 @@
  * could have another. Messages arrive as JSON text on one line, with the event id the client
  * resumes from.
  */
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+
 export interface StreamSink {
   /** Starts the stream with the session's response headers; must reach the client at once (P10). */
   open(headers: Record<string, string>): void;
@@ -11,8 +13,10 @@ export interface StreamSink {
    * One JSON-RPC message (its JSON text, one line) as event `eventId`. The sink always takes it;
    * `false` says its consumer is not keeping up (an HTTP response past its high-water mark): the
    * stream then holds its producer back until `onDrain`. In-process sinks return nothing.
+   * `message` is the same message parsed when the session has it at hand (not on a replay), so
+   * an in-process sink need not parse the text again; it is shared, not to be changed.
    */
-  message(eventId: string, json: string): boolean | void;
+  message(eventId: string, json: string, message?: JsonRpcMessage): boolean | void;
   /** Called once, when a sink whose `message` returned false can take more. */
   onDrain?(listener: () => void): void;
   /** Bytes taken but not yet consumed (what a client that stopped reading leaves in the hub). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replaceTopLevelId } from './json-splice.js';
+import { addResultFields, replaceTopLevelId } from './json-splice.js';
 
 /** What the splice must equal: the message parsed, its id replaced, serialised. */
 function viaParse(raw: string, id: unknown): unknown {
@@ -72,5 +72,28 @@ describe('replaceTopLevelId', () => {
       expect(out).toBeDefined();
       expect(JSON.parse(out!)).toEqual({ ...message, id: 'client' });
     }
+  });
+
+  describe('addResultFields', () => {
+    it('adds members at the start of the top-level result, whatever else has a "result"', () => {
+      const cases = [
+        '{"result":{"content":[{"type":"text","text":"{\\"result\\":{}}"}],"result":{"a":1}},"jsonrpc":"2.0","id":1}',
+        '{ "jsonrpc":"2.0", "id":"x", "result" : {  } }',
+        '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","result":{}}]}}\r\n',
+      ];
+      for (const raw of cases) {
+        const out = addResultFields(raw, { resultType: 'complete', ttlMs: 0 });
+        expect(out, raw).toBeDefined();
+        const parsed = JSON.parse(raw) as { result: object };
+        expect(JSON.parse(out!), raw).toEqual({ ...parsed, result: { resultType: 'complete', ttlMs: 0, ...parsed.result } });
+      }
+    });
+
+    it('gives up without one result object', () => {
+      expect(addResultFields('{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}', { a: 1 })).toBeUndefined();
+      expect(addResultFields('{"jsonrpc":"2.0","id":1,"result":[1]}', { a: 1 })).toBeUndefined();
+      expect(addResultFields('{"result":{},"result":{}}', { a: 1 })).toBeUndefined();
+      expect(addResultFields('{"re\\u0073ult":{}}', { a: 1 })).toBeUndefined();
+    });
   });
 });
