@@ -14,13 +14,18 @@
  *   relay-url          `patchbay relay --url <remote>`: an engine embedded in the relay
  *   mcp-remote         `mcp-remote <remote> --transport http-only` (pinned, in bench/.peers/mcp-remote)
  *
- * Two workloads, driven by the official SDK v2 client:
+ * Three workloads, the first two driven by the official SDK v2 client:
  *   cold start   spawn → first tools/call result, fresh process each run
  *   latency      sequential small echo calls on one connection, after a warm-up
+ *   exit         (relay-hub, relay-url, mcp-remote) a fresh process answers initialize and one
+ *                tools/call, then its stdin is closed: the time until the process has exited, per
+ *                run (p50 and max). A process still running after EXIT_WAIT_MS is killed by its
+ *                pid and recorded as "did not exit within" that.
  *
  *   npm run build && node bench/relay.mjs [--quick] [--only a,b] [--runs N] [--calls N] [--skip-install] [--verbose]
  *
- * --verbose shows the bridges' stderr.
+ * --verbose shows the bridges' stderr. bench/run.mjs runs the same (its `relay` workload) through
+ * `runRelayBench()`, and puts `relayChecks()` in its Targets table.
  *
  * Results: tables on stdout, JSON in bench/results/relay-<timestamp>.json. Missed targets do not
  * fail the run; a target that errors does (exit 1), except mcp-remote when it cannot be installed.
@@ -36,49 +41,43 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { killAllSync, startProcess, stopProcess } from './lib/proc.mjs';
+import { cpuSnapshot, foreignCpuPct, killAllSync, startProcess, stopProcess } from './lib/proc.mjs';
+import { beside, exitSummary, exitText, fmt, formatChecks, judge, judgeExit, table } from './lib/targets.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(BENCH, '..');
-const BIN = path.join(REPO, 'bin', 'patchbay.js');
 const SDK_HTTP = path.join(BENCH, 'sdk-http-server.mjs');
 const PEER_DIR = path.join(BENCH, '.peers', 'mcp-remote');
 const MCP_REMOTE_VERSION = '0.15.1';
 const RESULTS = path.join(BENCH, 'results');
 const NODE = process.execPath;
 
-const { values: opts } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    runs: { type: 'string' },
-    calls: { type: 'string' },
-    'skip-install': { type: 'boolean', default: false },
-    verbose: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-if (opts.help) {
-  console.log('usage: node bench/relay.mjs [--quick] [--only direct,hub-http,relay-hub,relay-hub-start,relay-url,mcp-remote] [--runs N] [--calls N] [--skip-install] [--verbose]');
-  process.exit(0);
-}
-const RUNS = Number(opts.runs ?? (opts.quick ? 3 : 10));
-const CALLS = Number(opts.calls ?? (opts.quick ? 100 : 1000));
-const WARMUP = Math.min(50, CALLS);
+/** Every target, in the order they run. */
+export const RELAY_TARGETS = ['direct', 'hub-http', 'relay-hub', 'relay-hub-start', 'relay-url', 'mcp-remote'];
+/** How long a process may take to exit after its stdin closed before it is killed (and recorded as not exiting). */
+export const EXIT_WAIT_MS = 3000;
+/** The issue's relay targets. */
+export const RELAY_GOALS = { p50VsMcpRemote: 0.6, hubStartMs: 150, urlStartMs: 400, exitMs: 500 };
+/** Percent of the machine's CPU used by other processes above which a figure is flagged †. */
+const FOREIGN_WARN = 10;
+const ANSWER_TIMEOUT_MS = 30_000;
 
-process.on('exit', killAllSync);
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => process.exit(130));
-
-/** @type {string[]} */
-const tempDirs = [];
-function tempDir(/** @type {string} */ prefix) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
+// Whoever runs this (the CLI below or bench/run.mjs): temp dirs, and a hub a relay started on its
+// own (detached, so not in proc.mjs's books), are gone on exit whatever happened.
+/** @type {Set<string>} */
+const tempDirs = new Set();
+/** @type {Set<string>} data dirs where a relay may have started a hub */
+const startHomes = new Set();
 process.on('exit', () => {
+  for (const home of startHomes) killStartedHubSync(home);
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
+
+function tempDir(/** @type {string} */ prefix) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
 
 // ---------------------------------------------------------------------------------------------
 // processes
@@ -96,7 +95,10 @@ async function startListening(/** @type {string} */ name, /** @type {string[]} *
     },
   });
   const p = await Promise.race([port, proc.exited.then(() => 0), sleep(15_000).then(() => 0)]);
-  if (!p) throw new Error(`${name} did not start: ${proc.tail.join('\n')}`);
+  if (!p) {
+    await stopProcess(proc);
+    throw new Error(`${name} did not start: ${proc.tail.join('\n')}`);
+  }
   return { proc, port: /** @type {number} */ (p) };
 }
 
@@ -107,21 +109,31 @@ function hubHome(/** @type {string} */ remoteUrl) {
   return home;
 }
 
-async function startHub(/** @type {string} */ home) {
-  const proc = startProcess('hub', NODE, [BIN, 'serve', '--data-dir', home], { env: { ...process.env, PATCHBAY_LOG_LEVEL: 'warn' } });
+async function startHub(/** @type {string} */ bin, /** @type {string} */ home) {
+  const proc = startProcess('hub', NODE, [bin, 'serve', '--data-dir', home], { env: { ...process.env, PATCHBAY_LOG_LEVEL: 'warn' } });
   for (let i = 0; i < 300; i++) {
     if (existsSync(path.join(home, 'hub.json'))) return proc;
     if (proc.done) break;
     await sleep(50);
   }
+  await stopProcess(proc);
   throw new Error(`the hub did not start: ${proc.tail.join('\n')}`);
+}
+
+/** The pid in a data dir's hub discovery file, if any. @param {string} home */
+function startedHubPid(home) {
+  try {
+    const pid = JSON.parse(readFileSync(path.join(home, 'hub.json'), 'utf8')).pid;
+    return typeof pid === 'number' && pid > 1 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Stops a hub a relay started on its own (detached: not ours to track), by its discovery file. */
 async function stopStartedHub(/** @type {string} */ home) {
-  const file = path.join(home, 'hub.json');
-  if (!existsSync(file)) return;
-  const { pid } = JSON.parse(readFileSync(file, 'utf8'));
+  const pid = startedHubPid(home);
+  if (pid === undefined) return;
   try {
     process.kill(pid, 'SIGTERM');
   } catch {
@@ -135,14 +147,29 @@ async function stopStartedHub(/** @type {string} */ home) {
     }
     await sleep(50);
   }
-  process.kill(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/** Last-resort (process 'exit'): SIGKILL the hub a relay started in `home`, by its pid. */
+function killStartedHubSync(/** @type {string} */ home) {
+  const pid = startedHubPid(home);
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // mcp-remote, pinned, in its own prefix under bench/.peers
 
-/** @returns {{ bin?: string, reason?: string }} */
-function ensureMcpRemote() {
+/** @param {{ skipInstall: boolean, log: (line: string) => void }} o @returns {{ bin?: string, reason?: string }} */
+function ensureMcpRemote(o) {
   const pkgFile = path.join(PEER_DIR, 'node_modules', 'mcp-remote', 'package.json');
   const installed = () => {
     try {
@@ -151,18 +178,18 @@ function ensureMcpRemote() {
       return undefined;
     }
   };
-  if (installed()?.version !== MCP_REMOTE_VERSION && !opts['skip-install']) {
+  if (installed()?.version !== MCP_REMOTE_VERSION && !o.skipInstall) {
     mkdirSync(PEER_DIR, { recursive: true });
     writeFileSync(
       path.join(PEER_DIR, 'package.json'),
       JSON.stringify({ name: 'patchbay-bench-relay-peers', private: true, description: 'Installed by bench/relay.mjs; not part of the project.', dependencies: { 'mcp-remote': MCP_REMOTE_VERSION } }, null, 2) + '\n',
     );
-    console.error(`bench: installing mcp-remote@${MCP_REMOTE_VERSION} into ${path.relative(REPO, PEER_DIR)}`);
+    o.log(`bench: installing mcp-remote@${MCP_REMOTE_VERSION} into ${path.relative(REPO, PEER_DIR)}`);
     const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--prefix', PEER_DIR, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: PEER_DIR, encoding: 'utf8', timeout: 300_000 });
     if (r.status !== 0) return { reason: (r.stderr || r.error?.message || `npm exited with ${r.status}`).trim().split('\n').slice(-2).join(' ') };
   }
   const pkg = installed();
-  if (pkg?.version !== MCP_REMOTE_VERSION) return { reason: pkg ? `installed ${pkg.version}, pinned ${MCP_REMOTE_VERSION}` : 'not installed' };
+  if (pkg?.version !== MCP_REMOTE_VERSION) return { reason: pkg ? `installed ${pkg.version}, pinned ${MCP_REMOTE_VERSION}` : 'not installed (node bench/relay.mjs installs it)' };
   const rel = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.['mcp-remote'];
   return rel ? { bin: path.join(PEER_DIR, 'node_modules', 'mcp-remote', rel) } : { reason: 'mcp-remote has no bin' };
 }
@@ -175,42 +202,54 @@ function ensureMcpRemote() {
  * @property {string} id
  * @property {string} label
  * @property {boolean} [coldOnly]
+ * @property {boolean} [exit]    measure the exit after stdin closes
+ * @property {{ args: string[], env: () => Record<string, string> }} [stdio]  the process a stdio target spawns
  * @property {() => import('@modelcontextprotocol/client').Transport} transport
  * @property {() => Promise<void>} [beforeRun]   e.g. stop the hub the previous run started
  * @property {string} [unavailable]
  */
 
-/** @param {string} remoteUrl @param {string} relayHome @param {string} startHome @param {{ bin?: string, reason?: string }} mcpRemote @returns {Target[]} */
-function targets(remoteUrl, relayHome, startHome, mcpRemote) {
+/**
+ * @param {{ bin: string, remoteUrl: string, relayHome: string, startHome: string, mcpRemote: { bin?: string, reason?: string }, verbose: boolean }} c
+ * @returns {Target[]}
+ */
+function targets(c) {
   const env = (/** @type {Record<string, string>} */ extra) => ({ ...getDefaultEnvironment(), PATCHBAY_LOG_LEVEL: 'warn', ...extra });
-  const stdio = (/** @type {string[]} */ args, /** @type {Record<string, string>} */ extra) =>
-    new StdioClientTransport({ command: NODE, args, env: env(extra), stderr: opts.verbose ? 'inherit' : 'ignore' });
+  /** A stdio target: the process it spawns, and an SDK transport that spawns it. */
+  const stdio = (/** @type {string[]} */ args, /** @type {() => Record<string, string>} */ extra) => {
+    return {
+      stdio: { args, env: () => env(extra()) },
+      transport: () => new StdioClientTransport({ command: NODE, args, env: env(extra()), stderr: c.verbose ? 'inherit' : 'ignore' }),
+    };
+  };
   const authDir = tempDir('patchbay-bench-mcp-remote-');
   return [
-    { id: 'direct', label: 'SDK client → remote (no bridge)', transport: () => new StreamableHTTPClientTransport(new URL(remoteUrl)) },
+    { id: 'direct', label: 'SDK client → remote (no bridge)', transport: () => new StreamableHTTPClientTransport(new URL(c.remoteUrl)) },
     {
       id: 'hub-http',
       label: 'SDK client → hub → remote (no relay: what the relay adds is relay-hub minus this)',
       transport: () => {
-        const hub = JSON.parse(readFileSync(path.join(relayHome, 'hub.json'), 'utf8'));
-        const token = readFileSync(path.join(relayHome, 'hub-token'), 'utf8').trim();
+        const hub = JSON.parse(readFileSync(path.join(c.relayHome, 'hub.json'), 'utf8'));
+        const token = readFileSync(path.join(c.relayHome, 'hub-token'), 'utf8').trim();
         return new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp/echo`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
       },
     },
-    { id: 'relay-hub', label: 'patchbay relay echo → hub → remote', transport: () => stdio([BIN, 'relay', 'echo'], { PATCHBAY_HOME: relayHome }) },
+    { id: 'relay-hub', label: 'patchbay relay echo → hub → remote', exit: true, ...stdio([c.bin, 'relay', 'echo'], () => ({ PATCHBAY_HOME: c.relayHome })) },
     {
       id: 'relay-hub-start',
       label: 'patchbay relay echo, no hub running (it starts one)',
       coldOnly: true,
-      beforeRun: () => stopStartedHub(startHome),
-      transport: () => stdio([BIN, 'relay', 'echo'], { PATCHBAY_HOME: startHome }),
+      beforeRun: () => stopStartedHub(c.startHome),
+      ...stdio([c.bin, 'relay', 'echo'], () => ({ PATCHBAY_HOME: c.startHome })),
     },
-    { id: 'relay-url', label: 'patchbay relay --url (embedded engine)', transport: () => stdio([BIN, 'relay', '--url', remoteUrl], { PATCHBAY_HOME: tempDir('patchbay-bench-url-') }) },
+    // A fresh data dir for every process (every run starts from nothing).
+    { id: 'relay-url', label: 'patchbay relay --url (embedded engine)', exit: true, ...stdio([c.bin, 'relay', '--url', c.remoteUrl], () => ({ PATCHBAY_HOME: tempDir('patchbay-bench-url-') })) },
     {
       id: 'mcp-remote',
       label: `mcp-remote ${MCP_REMOTE_VERSION} --transport http-only`,
-      ...(mcpRemote.bin ? {} : { unavailable: mcpRemote.reason ?? 'not installed' }),
-      transport: () => stdio([mcpRemote.bin ?? '', remoteUrl, '--transport', 'http-only', '--allow-http'], { MCP_REMOTE_CONFIG_DIR: authDir }),
+      exit: true,
+      ...(c.mcpRemote.bin ? {} : { unavailable: c.mcpRemote.reason ?? 'not installed' }),
+      ...stdio([c.mcpRemote.bin ?? '', c.remoteUrl, '--transport', 'http-only', '--allow-http'], () => ({ MCP_REMOTE_CONFIG_DIR: authDir })),
     },
   ];
 }
@@ -226,36 +265,53 @@ const r2 = (/** @type {number} */ x) => Math.round(x * 100) / 100;
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { n: samples.length, p50: r2(pct(sorted, 0.5)), p95: r2(pct(sorted, 0.95)), min: r2(sorted[0] ?? NaN), mean: r2(mean) };
+  return { n: samples.length, p50: r2(pct(sorted, 0.5)), p95: r2(pct(sorted, 0.95)), min: r2(sorted[0] ?? NaN), max: r2(sorted[sorted.length - 1] ?? NaN), mean: r2(mean) };
 }
 
-/** Spawn (or connect) → first tools/call result, a fresh process each run. @param {Target} t */
-async function coldStart(t) {
+/**
+ * @template T
+ * @param {Promise<T>} p @param {number} ms @param {string} what @returns {Promise<T>}
+ */
+async function withTimeout(p, ms, what) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  try {
+    return await Promise.race([p, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Spawn (or connect) → first tools/call result, a fresh process each run. @param {Target} t @param {number} runs */
+async function coldStart(t, runs) {
   /** @type {number[]} */
   const samples = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     await t.beforeRun?.();
     const client = new Client({ name: 'bench-relay', version: '1.0.0' });
     const started = performance.now();
-    await client.connect(t.transport());
-    await client.callTool({ name: 'echo', arguments: { text: 'cold' } });
-    samples.push(performance.now() - started);
-    await client.close();
+    try {
+      await withTimeout(client.connect(t.transport()), ANSWER_TIMEOUT_MS, 'initialize');
+      await client.callTool({ name: 'echo', arguments: { text: 'cold' } }, { timeout: ANSWER_TIMEOUT_MS });
+      samples.push(performance.now() - started);
+    } finally {
+      await client.close();
+    }
   }
   return stats(samples);
 }
 
-/** Sequential small calls on one connection. @param {Target} t */
-async function latency(t) {
+/** Sequential small calls on one connection. @param {Target} t @param {number} calls @param {number} warmup */
+async function latency(t, calls, warmup) {
   const client = new Client({ name: 'bench-relay', version: '1.0.0' });
-  await client.connect(t.transport());
   try {
-    for (let i = 0; i < WARMUP; i++) await client.callTool({ name: 'echo', arguments: { text: 'warm' } });
+    await withTimeout(client.connect(t.transport()), ANSWER_TIMEOUT_MS, 'initialize');
+    for (let i = 0; i < warmup; i++) await client.callTool({ name: 'echo', arguments: { text: 'warm' } }, { timeout: ANSWER_TIMEOUT_MS });
     /** @type {number[]} */
     const samples = [];
-    for (let i = 0; i < CALLS; i++) {
+    for (let i = 0; i < calls; i++) {
       const started = performance.now();
-      const result = await client.callTool({ name: 'echo', arguments: { text: `call ${i}` } });
+      const result = await client.callTool({ name: 'echo', arguments: { text: `call ${i}` } }, { timeout: ANSWER_TIMEOUT_MS });
       samples.push(performance.now() - started);
       if (/** @type {Array<{ text?: string }>} */ (result.content)[0]?.text !== `call ${i}`) throw new Error(`${t.id}: wrong echo`);
     }
@@ -265,74 +321,339 @@ async function latency(t) {
   }
 }
 
+/**
+ * Newline-delimited JSON-RPC over a process's stdin/stdout: requests matched to their answers
+ * by id. Anything else on stdout (notifications, requests to the client) is ignored.
+ * @param {import('./lib/proc.mjs').Proc} proc
+ */
+function lineRpc(proc) {
+  let nextId = 1;
+  /** @type {Map<number, { resolve: (v: any) => void, reject: (e: Error) => void }>} */
+  const pending = new Map();
+  let buffer = '';
+  proc.child.stdout?.on('data', (/** @type {string | Buffer} */ chunk) => {
+    buffer += String(chunk);
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (!line.startsWith('{')) continue;
+      /** @type {any} */
+      let m;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const waiter = typeof m?.id === 'number' && m.method === undefined ? pending.get(m.id) : undefined;
+      if (!waiter) continue;
+      pending.delete(m.id);
+      if (m.error) waiter.reject(new Error(`error ${m.error.code}: ${m.error.message}`));
+      else waiter.resolve(m.result);
+    }
+  });
+  void proc.exited.then(({ code, signal }) => {
+    for (const w of pending.values()) w.reject(new Error(`${proc.name} exited (${signal ?? code}) before answering: ${proc.tail.slice(-5).join(' | ')}`));
+    pending.clear();
+  });
+  const write = (/** @type {object} */ message) => proc.child.stdin?.write(JSON.stringify(message) + '\n');
+  return {
+    /** @param {string} method @param {object} params @returns {Promise<any>} */
+    request(method, params) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        write({ jsonrpc: '2.0', id, method, params });
+      });
+    },
+    /** @param {string} method */
+    notify(method) {
+      write({ jsonrpc: '2.0', method });
+    },
+  };
+}
+
+/**
+ * One run of the exit workload: a fresh process answers initialize and one tools/call, then its
+ * stdin is closed. Returns ms from the close to the process's exit, or undefined when it had not
+ * exited after `waitMs` (it is then killed by its pid). Exported to check the harness itself
+ * (a server that ignores its stdin closing must read as not exiting).
+ * @param {Pick<Target, 'id' | 'stdio'>} t @param {number} waitMs
+ */
+export async function exitRun(t, waitMs) {
+  const spec = /** @type {NonNullable<Target['stdio']>} */ (t.stdio);
+  const proc = startProcess(`${t.id} (exit run)`, NODE, spec.args, { env: spec.env(), stdin: true });
+  try {
+    const rpc = lineRpc(proc);
+    await withTimeout(
+      rpc.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-relay-exit', version: '1.0.0' } }),
+      ANSWER_TIMEOUT_MS,
+      `${t.id}: initialize`,
+    );
+    rpc.notify('notifications/initialized');
+    const result = await withTimeout(rpc.request('tools/call', { name: 'echo', arguments: { text: 'last call' } }), ANSWER_TIMEOUT_MS, `${t.id}: tools/call`);
+    if (result?.content?.[0]?.text !== 'last call') throw new Error(`${t.id}: wrong echo: ${JSON.stringify(result).slice(0, 200)}`);
+    const exitedAt = proc.exited.then(() => performance.now());
+    const closedAt = performance.now();
+    proc.child.stdin?.end();
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    const at = await Promise.race([exitedAt, new Promise((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)))]);
+    clearTimeout(timer);
+    return at === undefined ? undefined : /** @type {number} */ (at) - closedAt;
+  } finally {
+    // Still running (it did not exit in time, or the run failed): killed by its pid, then its group.
+    await stopProcess(proc, proc.done ? {} : { signal: 'SIGKILL', graceMs: 2000 });
+  }
+}
+
+/** @param {Target} t @param {number} runs @param {number} waitMs */
+async function exitTimes(t, runs, waitMs) {
+  /** @type {Array<number | undefined>} */
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await exitRun(t, waitMs));
+  return exitSummary(samples, waitMs);
+}
+
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
-  if (!existsSync(path.join(REPO, 'dist', 'main', 'cli', 'commands', 'relay.js'))) throw new Error('not built: run `npm run build` first');
-  const remote = await startListening('remote', [SDK_HTTP, '--port', '0']);
-  const remoteUrl = `http://127.0.0.1:${remote.port}/mcp`;
-  const relayHome = hubHome(remoteUrl);
-  const startHome = hubHome(remoteUrl);
-  const hub = await startHub(relayHome);
-  const only = opts.only ? new Set(opts.only.split(',')) : undefined;
-  const list = targets(remoteUrl, relayHome, startHome, only && !only.has('mcp-remote') ? { reason: 'not selected' } : ensureMcpRemote()).filter((t) => !only || only.has(t.id));
-  console.error(`bench: relay direction, remote ${remoteUrl}; ${RUNS} cold starts and ${CALLS} calls per target`);
-  /** @type {Record<string, { label: string, cold?: ReturnType<typeof stats>, latency?: ReturnType<typeof stats>, unavailable?: string, error?: string }>} */
+/**
+ * @typedef {object} RelayTargetResult
+ * @property {string} label
+ * @property {ReturnType<typeof stats>} [cold]
+ * @property {ReturnType<typeof stats>} [latency]
+ * @property {ReturnType<typeof exitSummary>} [exit]
+ * @property {number} [foreignCpuPct]  other processes' share of the CPU while it was measured
+ * @property {string} [unavailable]
+ * @property {string} [error]
+ */
+/**
+ * @typedef {object} RelayResults
+ * @property {string} date
+ * @property {boolean} quick
+ * @property {{ node: string, platform: string, cpus: number, load: number[] }} machine
+ * @property {number} runs
+ * @property {number} calls
+ * @property {number} warmup
+ * @property {number} exitWaitMs
+ * @property {Record<string, RelayTargetResult>} results
+ * @property {boolean} failed  a target errored
+ */
+
+/**
+ * Runs the relay bench and returns its figures (nothing printed but progress lines).
+ * @param {object} [options]
+ * @param {boolean} [options.quick]        3 runs and 100 calls instead of 10 and 1000
+ * @param {string[]} [options.only]        these targets only (RELAY_TARGETS)
+ * @param {number} [options.runs]          cold starts and exit runs per target
+ * @param {number} [options.calls]         latency calls per target
+ * @param {boolean} [options.skipInstall]  do not install mcp-remote (its row reads unavailable)
+ * @param {boolean} [options.verbose]      the bridges' stderr on this process's stderr
+ * @param {string} [options.build]         a directory with bin/ and dist/ (default: this checkout)
+ * @param {(line: string) => void} [options.log]  progress lines (default: stderr)
+ * @returns {Promise<RelayResults>}
+ */
+export async function runRelayBench(options = {}) {
+  const log = options.log ?? ((/** @type {string} */ line) => console.error(line));
+  const quick = options.quick === true;
+  const runs = options.runs ?? (quick ? 3 : 10);
+  const calls = options.calls ?? (quick ? 100 : 1000);
+  const warmup = Math.min(50, calls);
+  const build = options.build ?? REPO;
+  const bin = path.join(build, 'bin', 'patchbay.js');
+  if (!existsSync(path.join(build, 'dist', 'main', 'cli', 'commands', 'relay.js'))) throw new Error(`not built (no dist/main/cli/commands/relay.js in ${build}): run \`npm run build\` first`);
+  const only = options.only ? new Set(options.only) : undefined;
+  for (const id of only ?? []) if (!RELAY_TARGETS.includes(id)) throw new Error(`unknown relay target '${id}' (known: ${RELAY_TARGETS.join(', ')})`);
+
+  /** @type {Record<string, RelayTargetResult>} */
   const results = {};
   let failed = false;
+  /** @type {Awaited<ReturnType<typeof startListening>> | undefined} */
+  let remote;
+  /** @type {import('./lib/proc.mjs').Proc | undefined} */
+  let hub;
+  /** Temp dirs made before this run (another run's): this one removes only its own. */
+  const tempsBefore = new Set(tempDirs);
+  /** @type {string | undefined} */
+  let startHome;
   try {
+    remote = await startListening('remote', [SDK_HTTP, '--port', '0']);
+    const remoteUrl = `http://127.0.0.1:${remote.port}/mcp`;
+    const relayHome = hubHome(remoteUrl);
+    startHome = hubHome(remoteUrl);
+    startHomes.add(startHome);
+    hub = await startHub(bin, relayHome);
+    const mcpRemote = only && !only.has('mcp-remote') ? { reason: 'not selected' } : ensureMcpRemote({ skipInstall: options.skipInstall === true, log });
+    const list = targets({ bin, remoteUrl, relayHome, startHome, mcpRemote, verbose: options.verbose === true }).filter((t) => !only || only.has(t.id));
+    log(`bench: relay direction, remote ${remoteUrl}; ${runs} cold starts, ${calls} calls and ${runs} exits per target`);
     for (const t of list) {
-      /** @type {(typeof results)[string]} */
+      /** @type {RelayTargetResult} */
       const r = { label: t.label };
       results[t.id] = r;
       if (t.unavailable) {
         r.unavailable = t.unavailable;
-        console.error(`bench: ${t.id} unavailable: ${t.unavailable}`);
+        log(`bench: relay ${t.id} unavailable: ${t.unavailable}`);
         continue;
       }
+      const cpu0 = cpuSnapshot();
       try {
-        console.error(`bench: ${t.id} cold start…`);
-        r.cold = await coldStart(t);
+        log(`bench: relay ${t.id} cold start…`);
+        r.cold = await coldStart(t, runs);
         if (!t.coldOnly) {
-          console.error(`bench: ${t.id} latency…`);
-          r.latency = await latency(t);
+          log(`bench: relay ${t.id} latency…`);
+          r.latency = await latency(t, calls, warmup);
+        }
+        if (t.exit && t.stdio) {
+          log(`bench: relay ${t.id} exit after stdin closes…`);
+          r.exit = await exitTimes(t, runs, EXIT_WAIT_MS);
         }
       } catch (err) {
         failed = true;
         r.error = err instanceof Error ? err.message : String(err);
-        console.error(`bench: ${t.id} failed: ${r.error}`);
+        log(`bench: relay ${t.id} failed: ${r.error}`);
       }
+      r.foreignCpuPct = foreignCpuPct(cpu0, cpuSnapshot());
     }
   } finally {
-    await stopStartedHub(startHome);
-    await stopProcess(hub);
-    await stopProcess(remote.proc);
+    if (startHome) {
+      await stopStartedHub(startHome);
+      startHomes.delete(startHome);
+    }
+    if (hub) await stopProcess(hub);
+    if (remote) await stopProcess(remote.proc);
+    for (const dir of tempDirs) {
+      if (tempsBefore.has(dir)) continue;
+      rmSync(dir, { recursive: true, force: true });
+      tempDirs.delete(dir);
+    }
   }
-
-  const rows = Object.entries(results);
-  const width = Math.max(...rows.map(([id]) => id.length), 'target'.length);
-  const cell = (/** @type {number | undefined} */ x) => (x === undefined ? '-' : x.toFixed(2)).padStart(9);
-  console.log(`\nCold start: spawn → first tools/call result (ms, ${RUNS} runs)`);
-  console.log(`${'target'.padEnd(width)}  ${'p50'.padStart(9)}${'min'.padStart(9)}${'mean'.padStart(9)}`);
-  for (const [id, r] of rows) console.log(`${id.padEnd(width)}  ${r.cold ? cell(r.cold.p50) + cell(r.cold.min) + cell(r.cold.mean) : `  ${r.unavailable ?? r.error ?? '-'}`}`);
-  console.log(`\nPer-call latency: sequential echo calls (ms, ${CALLS} calls after ${WARMUP} warm-up)`);
-  console.log(`${'target'.padEnd(width)}  ${'p50'.padStart(9)}${'p95'.padStart(9)}${'mean'.padStart(9)}`);
-  for (const [id, r] of rows) {
-    if (r.latency) console.log(`${id.padEnd(width)}  ${cell(r.latency.p50)}${cell(r.latency.p95)}${cell(r.latency.mean)}`);
-    else if (!r.cold || r.error || r.unavailable) console.log(`${id.padEnd(width)}    ${r.unavailable ?? r.error ?? '-'}`);
-  }
-  mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `relay-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.json`);
   const machine = { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length, load: os.loadavg().map(r2) };
-  writeFileSync(file, JSON.stringify({ machine, runs: RUNS, calls: CALLS, results }, null, 2) + '\n');
-  console.log(`\nbench: results in ${path.relative(REPO, file)} (load average at the end: ${machine.load.join(', ')})`);
-  return failed ? 1 : 0;
+  return { date: new Date().toISOString(), quick, machine, runs, calls, warmup, exitWaitMs: EXIT_WAIT_MS, results, failed };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+/**
+ * The relay's tables (Markdown), as bench/run.mjs and this file's CLI print them.
+ * @param {RelayResults} res
+ */
+export function formatRelay(res) {
+  const rows = Object.entries(res.results);
+  const mr = res.results['mcp-remote'];
+  const flag = (/** @type {RelayTargetResult} */ r) => (r.foreignCpuPct !== undefined && r.foreignCpuPct > FOREIGN_WARN ? '†' : '');
+  const status = (/** @type {RelayTargetResult} */ r) => (r.unavailable ? `unavailable: ${r.unavailable}` : r.error ? `error: ${r.error.replace(/\s+/g, ' ').slice(0, 100)}` : '–');
+  const ms = (/** @type {number | undefined} */ x) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
+  const vs = (/** @type {number | undefined} */ x, /** @type {number | undefined} */ ref) => (x !== undefined && ref !== undefined && ref > 0 ? `${(x / ref).toFixed(2)}×` : '–');
+  const out = [];
+  out.push(`Cold start: spawn → first tools/call result (ms; ${res.runs} runs, a fresh process each)\n`);
+  out.push(
+    table(
+      ['target', 'what', 'p50', 'p95', 'min', 'max', 'mean', 'p50 vs mcp-remote'],
+      rows.map(([id, r]) =>
+        r.cold
+          ? [`${id}${flag(r)}`, r.label, ms(r.cold.p50), ms(r.cold.p95), ms(r.cold.min), ms(r.cold.max), ms(r.cold.mean), vs(r.cold.p50, mr?.cold?.p50)]
+          : [`${id}${flag(r)}`, r.label, status(r), '', '', '', '', ''],
+      ),
+      { left: 2 },
+    ),
+  );
+  out.push(`\nPer-call latency: sequential echo calls on one connection (ms; ${res.calls} calls after ${res.warmup} warm-up)\n`);
+  out.push(
+    table(
+      ['target', 'calls', 'p50', 'p95', 'mean', 'p50 vs mcp-remote'],
+      rows.flatMap(([id, r]) => {
+        if (r.latency) return [[`${id}${flag(r)}`, r.latency.n, ms(r.latency.p50), ms(r.latency.p95), ms(r.latency.mean), vs(r.latency.p50, mr?.latency?.p50)]];
+        if (r.cold && !r.error) return []; // cold start only
+        return [[`${id}${flag(r)}`, status(r), '', '', '', '']];
+      }),
+    ),
+  );
+  out.push(
+    `\nExit: after a first answered tools/call, the process's stdin is closed; time until it has exited (ms; ${res.runs} runs, a fresh process each; killed by its pid after ${res.exitWaitMs} ms)\n`,
+  );
+  out.push(
+    table(
+      ['target', 'runs', 'exited', 'p50', 'max', 'note'],
+      rows.flatMap(([id, r]) => {
+        const x = r.exit;
+        if (x) return [[`${id}${flag(r)}`, x.n, x.exited, ms(x.p50), ms(x.max), x.notExited ? `did not exit within ${x.waitMs} ms in ${x.notExited} of ${x.n} runs (killed)` : '']];
+        if (r.unavailable || r.error) return [[`${id}${flag(r)}`, status(r), '', '', '', '']];
+        return [];
+      }),
+      { align: 'lrrrrl' },
+    ),
+  );
+  const noisy = rows.filter(([, r]) => flag(r)).map(([id, r]) => `${id} ${r.foreignCpuPct}%`);
+  if (noisy.length) out.push(`\n\`†\` other processes used over ${FOREIGN_WARN}% of the CPU meanwhile (${noisy.join(', ')}): noisy, re-run.`);
+  return out.join('\n');
+}
+
+/**
+ * The issue's relay targets, judged (rows for the Targets table).
+ * @param {RelayResults | undefined} res @param {{ missing?: string }} [o]
+ * @returns {import('./lib/targets.mjs').Check[]}
+ */
+export function relayChecks(res, o = {}) {
+  const r = res?.results ?? {};
+  const why = (/** @type {string} */ id) => {
+    const x = r[id];
+    return !x ? (o.missing ?? 'not run') : x.unavailable ? `unavailable: ${x.unavailable}` : x.error ? 'error, see above' : 'not run';
+  };
+  const mr = r['mcp-remote'];
+  const cold = (/** @type {string} */ id) => {
+    const c = r[id]?.cold;
+    return c ? `p50 ${fmt(c.p50)} ms, max ${fmt(c.max)} ms (${c.n} runs)${mr?.cold ? `; mcp-remote p50 ${fmt(mr.cold.p50)} ms` : ''}` : undefined;
+  };
+  const G = RELAY_GOALS;
+  return [
+    judge({ target: 'relay-hub: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-hub') }),
+    judge({ target: 'relay-url: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-url']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-url') }),
+    judge({ target: 'relay start to first answer, hub running (relay-hub, p50)', value: r['relay-hub']?.cold?.p50, unit: 'ms', dir: '<=', limit: G.hubStartMs, measured: cold('relay-hub'), missing: why('relay-hub') }),
+    judge({ target: '`relay --url` start to first answer (relay-url, p50)', value: r['relay-url']?.cold?.p50, unit: 'ms', dir: '<=', limit: G.urlStartMs, measured: cold('relay-url'), missing: why('relay-url') }),
+    judgeExit('relay-hub gone within 500 ms of its stdin closing (every run)', r['relay-hub']?.exit, G.exitMs, { missing: why('relay-hub') }),
+    judgeExit('relay-url gone within 500 ms of its stdin closing (every run)', r['relay-url']?.exit, G.exitMs, { missing: why('relay-url') }),
+    beside({ target: 'mcp-remote exit after its stdin closes (beside the two above)', goal: 'no target', measured: mr?.exit ? exitText(mr.exit) : `– (${why('mcp-remote')})`, ratio: '–', result: 'for comparison' }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values: opts } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      runs: { type: 'string' },
+      calls: { type: 'string' },
+      'skip-install': { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (opts.help) {
+    console.log(`usage: node bench/relay.mjs [--quick] [--only ${RELAY_TARGETS.join(',')}] [--runs N] [--calls N] [--skip-install] [--verbose]`);
+    process.exit(0);
+  }
+  process.on('exit', killAllSync);
+  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => process.exit(130));
+  runRelayBench({
+    quick: opts.quick,
+    only: opts.only?.split(',').map((s) => s.trim()).filter(Boolean),
+    runs: opts.runs !== undefined ? Number(opts.runs) : undefined,
+    calls: opts.calls !== undefined ? Number(opts.calls) : undefined,
+    skipInstall: opts['skip-install'],
+    verbose: opts.verbose,
+  }).then(
+    (res) => {
+      console.log(`\n${formatRelay(res)}`);
+      console.log(`\nTargets (issue 17)\n\n${formatChecks(relayChecks(res))}`);
+      mkdirSync(RESULTS, { recursive: true });
+      const file = path.join(RESULTS, `relay-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.json`);
+      writeFileSync(file, JSON.stringify({ ...res, checks: relayChecks(res) }, null, 2) + '\n');
+      console.log(`\nbench: results in ${path.relative(REPO, file)} (load average at the end: ${res.machine.load.join(', ')})`);
+      process.exit(res.failed ? 1 : 0);
+    },
+    (err) => {
+      console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

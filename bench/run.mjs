@@ -27,12 +27,16 @@
  *                          hub did before the pool grew with demand; session workload only)
  *
  * Workloads: small tools/call latency, 16-session throughput, 1 MiB results, session open+close
- * rate, the hub's memory per idle session, and a start-up burst (50 initializes at once through
- * the hub vs 50 direct spawns, bench/burst.mjs). Results go to stdout (tables) and to
- * bench/results/<timestamp>.json. See docs/performance.md.
+ * rate, memory per idle session (the hub, capture on and off, and the floor measured the same
+ * way), a start-up burst (50 initializes at once through the hub vs 50 direct spawns,
+ * bench/burst.mjs), and the relay direction (bench/relay.mjs, run in-process: `patchbay relay`
+ * via a running hub and `--url` beside mcp-remote; cold start, latency, exit after stdin closes).
+ * Every figure the issue's targets need comes out of one run; the Targets table at the end
+ * judges them. Results go to stdout (tables) and to bench/results/<timestamp>.json. See
+ * docs/performance.md.
  *
- *   npm run bench                      build, then the full run (≈ 4–5 min on 2 cores)
- *   node bench/run.mjs --quick         smoke run with small counts (≈ 1 min)
+ *   npm run bench                      build, then the full run (≈ 6–7 min on 2 cores)
+ *   node bench/run.mjs --quick         smoke run with small counts (≈ 3–5 min)
  *   node bench/run.mjs --only hub,sdk-http [--workloads latency,throughput]
  *   node bench/run.mjs --profile       CPU-profile the hub under the throughput workload
  *
@@ -62,7 +66,9 @@ import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { median, spread } from './lib/round-stats.mjs';
+import { beside, formatChecks, judge, table } from './lib/targets.mjs';
 import { burstRound, formatBurst } from './burst.mjs';
+import { formatRelay, relayChecks, runRelayBench } from './relay.mjs';
 import { formatSummary, summarizeProfile } from './profile-summary.mjs';
 import {
   RUN_MARK,
@@ -112,7 +118,9 @@ const { values: opts } = parseArgs({
   },
 });
 
-const WORKLOADS = ['latency', 'throughput', 'blob', 'sessions', 'memory', 'burst'];
+const WORKLOADS = ['latency', 'throughput', 'blob', 'sessions', 'memory', 'burst', 'relay'];
+/** Workloads run once per run, after the per-target ones (not against each target). */
+const ONCE = ['memory', 'burst', 'relay'];
 /** The figure a workload is judged by (for picking the median round with --repeat). */
 const HEADLINE = /** @type {Record<string, string>} */ ({
   latency: 'p50',
@@ -135,6 +143,10 @@ targets: stdio, sdk-http, sdk-http-json, hub, hub-shared, hub-nocapture, hub-raw
 --baseline-dir DIR  also measure the hub build in DIR as targets base, base-shared and
                 base-nocapture, round-robin with hub, hub-shared and hub-nocapture: an old and a
                 new build side by side in one run (e.g. a \`git worktree\` of main, built)
+workloads: all by default. memory: the hub (shared mode, capture on, then off) and the floor
+           (sdk-http), same method, same N (with --only: when it names hub-shared). burst, relay:
+           with --only, when it names hub. relay: bench/relay.mjs in-process (--quick: 3 runs,
+           100 calls), its tables and its targets in this run's output
 --profile  instead of the workloads: run the hub under node --cpu-prof with the throughput workload
            (both modes) and the 1 MiB workload, and print where its CPU time goes (profiles are
            kept in bench/results/profile-<timestamp>/)`);
@@ -458,16 +470,27 @@ function startSdkHttp(json) {
   return () => startSdkHttpServer(json);
 }
 
-/** @param {boolean | 'modern'} json true: JSON answers; 'modern': createMcpHandler @returns {Promise<Running>} */
-async function startSdkHttpServer(json) {
+/**
+ * @param {boolean | 'modern'} json true: JSON answers; 'modern': createMcpHandler
+ * @param {{ nodeArgs?: string[], ipc?: boolean }} [extra] node flags (the memory workload's probe) and an IPC channel
+ * @returns {Promise<Running>}
+ */
+async function startSdkHttpServer(json, extra = {}) {
   /** @type {number | undefined} */
   let port;
   const proc = startProcess(
     'SDK http server',
     NODE,
-    [SDK_HTTP, '--port', '0', ...(json === 'modern' ? ['--modern'] : json ? ['--json'] : [])],
+    [
+      ...(extra.nodeArgs ?? []),
+      SDK_HTTP,
+      '--port',
+      '0',
+      ...(json === 'modern' ? ['--modern'] : json ? ['--json'] : []),
+    ],
     {
       cwd: REPO,
+      ipc: extra.ipc,
       onLine: (line) => {
         const m = /^listening (\d+)/.exec(line);
         if (m) port = Number(m[1]);
@@ -912,14 +935,18 @@ async function sessionsWorkload(r) {
 }
 
 /**
- * The hub's memory per idle session, shared mode, hub in its own process. Each idle session is a
- * real SDK client (in a holder process, bench/lib/session-holder.mjs) that has initialized, and
- * so holds its standalone GET stream open, and then does nothing. Repeated cycles of open-all /
- * close-all show whether memory returns flat.
+ * Memory per idle session of one server process: the hub (shared mode, in its own process) or
+ * the floor (the SDK's own server), measured the same way. The process is started with
+ * `--expose-gc` and the mem-probe preload (a full GC and `process.memoryUsage()` over IPC); its
+ * RSS is read from /proc. Each idle session is a real SDK client (in a holder process,
+ * bench/lib/session-holder.mjs) that has initialized, and so holds its standalone GET stream
+ * open, and then does nothing. Repeated cycles of open-all / close-all show whether memory
+ * returns flat.
+ * @param {Target['start']} start  the server to measure
+ * @param {number} [sessions]      idle sessions per cycle (default: --mem-sessions)
  */
-/** @param {Record<string, unknown>} [inspector] the config's `inspector` section (default: none) */
-async function memoryWorkload(inspector) {
-  const running = await startHub({ shared: true, inspector })({
+async function memoryWorkload(start, sessions = CFG.memN) {
+  const running = await start({
     nodeArgs: ['--expose-gc', '--import', path.join(BENCH, 'lib', 'mem-probe.mjs')],
     ipc: true,
   });
@@ -1020,7 +1047,7 @@ async function memoryWorkload(inspector) {
     await waitSocketsDrained(undefined);
     const baseline = await measure();
     const cycles = [];
-    let target = CFG.memN;
+    let target = sessions;
     let slow = '';
     for (let c = 0; c < CFG.memCycles; c++) {
       const h = await hold(target);
@@ -1187,19 +1214,6 @@ async function profileHub() {
 // ---------------------------------------------------------------------------------------------
 // Output
 
-/** @param {string[]} head @param {Array<Array<string | number>>} rows */
-function table(head, rows) {
-  const cells = [head, ...rows.map((r) => r.map((c) => String(c)))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (/** @type {string[]} */ r) =>
-    `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
-  return [
-    line(head),
-    `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
-    ...cells.slice(1).map(line),
-  ].join('\n');
-}
-
 /** ×floor ratio text. @param {number | undefined} v @param {number | undefined} floor */
 function ratio(v, floor) {
   if (
@@ -1325,7 +1339,7 @@ async function main() {
       const row = results[t.id];
       if (row.unavailable || row.error) continue;
       const wanted = workloads.filter(
-        (w) => w !== 'memory' && w !== 'burst' && (!t.workloads || t.workloads.includes(w)),
+        (w) => !ONCE.includes(w) && (!t.workloads || t.workloads.includes(w)),
       );
       if (wanted.length === 0) continue;
       await waitQuiet();
@@ -1400,25 +1414,43 @@ async function main() {
     }
   }
 
-  /** @type {any} the default hub */
+  /** @type {any} the default hub (capture on) */
   let memory;
-  /** @type {any} the same with the inspector's capture off (diagnostic) */
+  /** @type {any} the same with the inspector's capture off (what "memory flat" is judged on) */
   let memoryNoCapture;
+  /** @type {any} the floor (sdk-http), measured the same way with the same N */
+  let memoryFloor;
   if (workloads.includes('memory') && (!only || only.includes('hub-shared'))) {
-    for (const variant of ['default', 'capture off']) {
+    const variants = /** @type {const} */ (['capture on', 'capture off', 'floor']);
+    for (const variant of variants) {
       await waitQuiet();
-      console.error(`bench: hub memory per idle session (shared mode, ${variant}) …`);
+      // The floor gets the N the hub was measured with (fewer if opening them hit the time cap).
+      const n = variant === 'floor' && memory?.sessions > 0 ? memory.sessions : CFG.memN;
+      console.error(
+        variant === 'floor'
+          ? `bench: floor (sdk-http) memory per idle session, ${n} sessions …`
+          : `bench: hub memory per idle session (shared mode, ${variant}) …`,
+      );
       /** @type {any} */
       let m;
       try {
-        m = await memoryWorkload(variant === 'default' ? undefined : { enabled: false });
+        m = await memoryWorkload(
+          variant === 'floor'
+            ? (extra) => startSdkHttpServer(false, extra)
+            : startHub({
+                shared: true,
+                inspector: variant === 'capture on' ? undefined : { enabled: false },
+              }),
+          n,
+        );
         console.error(`bench:   memory: ${m.kbPerSession} KB/session (RSS), flat: ${m.flat}`);
       } catch (err) {
         m = { error: /** @type {Error} */ (err).message };
         errors.push(`memory (${variant}): ${/** @type {Error} */ (err).message}`);
       }
-      if (variant === 'default') memory = m;
-      else memoryNoCapture = m;
+      if (variant === 'capture on') memory = m;
+      else if (variant === 'capture off') memoryNoCapture = m;
+      else memoryFloor = m;
     }
   }
 
@@ -1433,6 +1465,31 @@ async function main() {
     } catch (err) {
       burst = { error: /** @type {Error} */ (err).message };
       errors.push(`burst: ${/** @type {Error} */ (err).message}`);
+    }
+  }
+
+  // The relay direction (bench/relay.mjs), in-process, against the same build snapshot.
+  /** @type {any} */
+  let relay;
+  if (workloads.includes('relay') && (!only || only.includes('hub'))) {
+    await waitQuiet();
+    console.error('bench: relay direction (bench/relay.mjs) …');
+    try {
+      relay = await runRelayBench({
+        quick: QUICK,
+        skipInstall: opts['skip-install'] === true,
+        build: hubBuild(),
+        log: (line) => console.error(line),
+      });
+      if (relay.failed) {
+        const failed = Object.entries(relay.results)
+          .filter(([, r]) => /** @type {any} */ (r).error)
+          .map(([id, r]) => `${id}: ${/** @type {any} */ (r).error}`);
+        errors.push(`relay: ${failed.join('; ')}`);
+      }
+    } catch (err) {
+      relay = { error: /** @type {Error} */ (err).message };
+      errors.push(`relay: ${/** @type {Error} */ (err).message}`);
     }
   }
 
@@ -1627,14 +1684,18 @@ async function main() {
       );
     }
   }
-  const memoryTable = (/** @type {any} */ m, /** @type {string} */ title) => {
+  const memoryTable = (
+    /** @type {any} */ m,
+    /** @type {string} */ title,
+    /** @type {string} */ scope,
+  ) => {
     if (!m) return;
     if (m.error) {
       lines.push(`\n### ${title}\n\nerror: ${m.error}`);
       return;
     }
     lines.push(
-      `\n### ${title} (shared mode, hub process only; ${m.sessions} SDK clients, each initialized with its GET stream open)\n`,
+      `\n### ${title} (${scope}; ${m.sessions} SDK clients, each initialized with its GET stream open)\n`,
     );
     const rows = [
       [
@@ -1673,13 +1734,32 @@ async function main() {
       `After the last cycle (every session and connection gone): live heap ${sign(m.heapGrowthKiB)} KiB from baseline, ${sign(m.heapCreepLastKiB)} KiB in the last cycle (${sign(m.retainedKbPerSessionCycle)} KiB per session) → ${m.flat ? 'flat' : 'NOT flat'}; RSS ${sign(m.rssResidueKiB)} KiB from baseline (${sign(m.rssCreepKiB)} KiB in the last cycle).${m.note ? ` Note: ${m.note}.` : ''}`,
     );
   };
-  memoryTable(memory, 'Hub memory per idle session');
-  memoryTable(memoryNoCapture, 'Hub memory per idle session, inspector capture off (diagnostic)');
+  memoryTable(memory, 'Hub memory per idle session, capture on', 'shared mode, hub process only');
+  memoryTable(
+    memoryNoCapture,
+    'Hub memory per idle session, inspector capture off',
+    'shared mode, hub process only',
+  );
+  memoryTable(
+    memoryFloor,
+    'Floor memory per idle session, sdk-http, measured the same way',
+    'the SDK server process',
+  );
+  if (memory?.kbPerSession !== undefined && memoryFloor?.kbPerSession !== undefined)
+    lines.push(
+      `\nRSS per idle session: hub (capture on) ${memory.kbPerSession} KiB, hub (capture off) ${memoryNoCapture?.kbPerSession ?? '–'} KiB, floor ${memoryFloor.kbPerSession} KiB.`,
+    );
   if (burst) lines.push(`\n### Start-up burst\n`, burst.error ? `error: ${burst.error}` : formatBurst(burst));
+  if (relay) {
+    lines.push(
+      `\n### Relay: a stdio client → the SDK's Streamable HTTP server (bench/relay.mjs)\n`,
+      relay.error ? `error: ${relay.error}` : formatRelay(relay),
+    );
+  }
   if (lines.some((l) => /\d\*/.test(l)))
     lines.push("\n`*` the count was cut short by the workload's time cap.");
   const noisy = Object.entries(results).flatMap(([id, row]) =>
-    WORKLOADS.filter((w) => row[w]?.foreignCpuPct > FOREIGN_WARN).map(
+    WORKLOADS.filter((w) => !ONCE.includes(w) && row[w]?.foreignCpuPct > FOREIGN_WARN).map(
       (w) => `${id}/${w} ${row[w].foreignCpuPct}%`,
     ),
   );
@@ -1688,113 +1768,172 @@ async function main() {
       `\n\`†\` other processes on this machine used over ${FOREIGN_WARN}% of its CPU during that measurement (${noisy.join(', ')}): treat it as noisy and re-run.`,
     );
 
-  // ---- targets from the issue
-  /** @type {Array<{ target: string, measured: string, goal: string, met: boolean | undefined, by: string }>} */
+  // ---- targets: the issue's, as it states them, then the harness's own extra checks
+  /** @type {import('./lib/targets.mjs').Check[]} */
   const checks = [];
-  const check = (
-    /** @type {string} */ name,
-    /** @type {number | undefined} */ v,
-    /** @type {number | undefined} */ goal,
-    /** @type {'<=' | '>='} */ dir,
-    /** @type {string} */ unit,
-    /** @type {string} */ goalText,
-  ) => {
-    if (v === undefined || goal === undefined || !Number.isFinite(v) || !Number.isFinite(goal)) {
-      checks.push({
-        target: name,
-        measured: '–',
-        goal: goalText,
-        met: undefined,
-        by: 'not measured',
-      });
-      return;
-    }
-    const met = dir === '<=' ? v <= goal : v >= goal;
-    const rel = dir === '<=' ? v / goal : goal / v;
-    const diff = Math.abs(v - goal);
-    const fmt = (/** @type {number} */ x) => (Math.abs(x) >= 100 ? Math.round(x) : r3(x));
-    checks.push({
-      target: name,
-      measured: `${fmt(v)} ${unit}`,
-      goal: goalText,
-      met,
-      by: met
-        ? `met, ${fmt(diff)} ${unit} to spare`
-        : `missed by ${fmt(diff)} ${unit} (${rel.toFixed(2)}× ${dir === '<=' ? 'over' : 'short'})`,
-    });
-  };
-  for (const id of ['hub', 'hub-shared']) {
+  const notRun = (/** @type {string} */ what) => `${what} not in this run`;
+  /** @type {Array<[string, string]>} */
+  const modes = [
+    ['hub', 'per-session'],
+    ['hub-shared', 'shared'],
+  ];
+  for (const [id, m] of modes) {
+    const h = results[id];
+    if (!h && only) continue;
+    const missing = (/** @type {string} */ w) => h?.unavailable ?? h?.error ?? notRun(`${id} ${w}`);
+    checks.push(
+      judge({
+        target: `${m}: tools/call p50 ≤ 0.8× floor`,
+        value: h?.latency?.p50,
+        unit: 'ms',
+        dir: '<=',
+        ratioGoal: 0.8,
+        ref: floor?.latency?.p50,
+        refName: 'floor',
+        missing: missing('latency'),
+      }),
+      judge({
+        target: `${m}: calls/s (${CFG.tpSessions} sessions) ≥ 1.2× floor`,
+        value: h?.throughput?.callsPerSec,
+        unit: 'calls/s',
+        dir: '>=',
+        ratioGoal: 1.2,
+        ref: floor?.throughput?.callsPerSec,
+        refName: 'floor',
+        missing: missing('throughput'),
+      }),
+      judge({
+        target: `${m}: 1 MiB results (MiB/s) ≥ 1.0× floor`,
+        value: h?.blob?.mibPerSec,
+        unit: 'MiB/s',
+        dir: '>=',
+        ratioGoal: 1.0,
+        ref: floor?.blob?.mibPerSec,
+        refName: 'floor',
+        missing: missing('blob'),
+      }),
+    );
+  }
+  if (!only || results.hub)
+    checks.push(
+      judge({
+        target: 'per-session: new sessions/s ≥ 20',
+        value: results.hub?.sessions?.perSec,
+        unit: 'sessions/s',
+        dir: '>=',
+        limit: 20,
+        missing: results.hub?.error ?? notRun('hub sessions'),
+      }),
+    );
+  if (burst || !only || only.includes('hub'))
+    checks.push(
+      judge({
+        target: `${burst?.sessions ?? CFG.burstN} sessions opened at once ≤ 1.2× ${burst?.sessions ?? CFG.burstN} direct spawns (last answer)${(burst?.sessions ?? CFG.burstN) !== 50 ? ' (the issue: 50)' : ''}`,
+        value: burst?.hub?.last,
+        unit: 'ms',
+        dir: '<=',
+        ratioGoal: 1.2,
+        ref: burst?.direct?.last,
+        refName: 'direct',
+        missing: burst?.error ?? notRun('burst'),
+      }),
+    );
+  if (memory || memoryFloor || !only || only.includes('hub-shared'))
+    checks.push(
+      judge({
+        target: `hub RSS per idle session ≤ floor's (capture on; ${memory?.sessions ?? CFG.memN} sessions)`,
+        value: memory?.kbPerSession,
+        unit: 'KiB',
+        dir: '<=',
+        ratioGoal: 1.0,
+        ref: memoryFloor?.kbPerSession,
+        refName: 'floor',
+        missing: memory?.error ?? notRun('memory'),
+      }),
+    );
+  if (relay || !only || only.includes('hub'))
+    checks.push(...relayChecks(relay?.error ? undefined : relay, { missing: relay?.error ?? notRun('relay') }));
+
+  // The harness's own checks, beside the issue's.
+  for (const [id, m] of modes) {
     const h = results[id];
     if (!h) continue;
-    const m = id === 'hub' ? 'per-session' : 'shared';
-    check(
-      `${m}: tools/call p50 ≤ floor`,
-      h.latency?.p50,
-      floor?.latency?.p50,
-      '<=',
-      'ms',
-      floor?.latency ? `≤ ${floor.latency.p50} ms` : 'floor not measured',
-    );
-    check(
-      `${m}: tools/call p99 ≤ floor`,
-      h.latency?.p99,
-      floor?.latency?.p99,
-      '<=',
-      'ms',
-      floor?.latency ? `≤ ${floor.latency.p99} ms` : 'floor not measured',
-    );
-    check(
-      `${m}: calls/s at 16 sessions ≥ floor`,
-      h.throughput?.callsPerSec,
-      floor?.throughput?.callsPerSec,
-      '>=',
-      'calls/s',
-      floor?.throughput ? `≥ ${floor.throughput.callsPerSec} calls/s` : 'floor not measured',
-    );
-    check(
-      `${m}: 1 MiB results ≥ floor`,
-      h.blob?.mibPerSec,
-      floor?.blob?.mibPerSec,
-      '>=',
-      'MiB/s',
-      floor?.blob ? `≥ ${floor.blob.mibPerSec} MiB/s` : 'floor not measured',
-    );
-    check(
-      `${m}: new sessions/s`,
-      h.sessions?.perSec,
-      id === 'hub' ? 20 : 80,
-      '>=',
-      'sessions/s',
-      `≥ ${id === 'hub' ? 20 : 80}/s`,
+    checks.push(
+      judge({
+        target: `${m}: tools/call p99 ≤ floor`,
+        value: h.latency?.p99,
+        unit: 'ms',
+        dir: '<=',
+        ratioGoal: 1.0,
+        ref: floor?.latency?.p99,
+        refName: 'floor',
+        missing: h.error ?? 'latency not in this run',
+        extra: true,
+      }),
     );
   }
-  if (memory && !memory.error) {
-    check('memory per idle session', memory.kbPerSession, 64, '<=', 'KiB', '≤ 64 KiB');
+  if (results['hub-shared'])
+    checks.push(
+      judge({
+        target: 'shared: new sessions/s ≥ 80',
+        value: results['hub-shared'].sessions?.perSec,
+        unit: 'sessions/s',
+        dir: '>=',
+        limit: 80,
+        missing: results['hub-shared'].error ?? 'sessions not in this run',
+        extra: true,
+      }),
+    );
+  if (memory && !memory.error)
+    checks.push(
+      judge({
+        target: 'hub RSS per idle session ≤ 64 KiB (capture on)',
+        value: memory.kbPerSession,
+        unit: 'KiB',
+        dir: '<=',
+        limit: 64,
+        extra: true,
+      }),
+    );
+  // Flat is judged with capture off: with capture on, the inspector keeps closed sessions'
+  // records by design (bounded by its caps), so its heap growth is a figure beside, not a leak.
+  if (memoryNoCapture || memory) {
     const sign = (/** @type {number} */ x) => `${x >= 0 ? '+' : ''}${x}`;
-    checks.push({
-      target: `memory flat after ${memory.sessions} sessions come and go (${memory.cycles.length}×)`,
-      measured: `heap ${sign(memory.heapGrowthKiB)} KiB, last cycle ${sign(memory.heapCreepLastKiB)} KiB (${sign(memory.retainedKbPerSessionCycle)}/session)`,
-      goal: '≤ 2 KiB/session held, ≤ 0.25 KiB/session per cycle',
-      met: memory.flat,
-      by: memory.flat ? 'met, heap returns; RSS keeps its high-water mark' : 'missed',
-    });
+    const off = memoryNoCapture && !memoryNoCapture.error ? memoryNoCapture : undefined;
+    const on = memory && !memory.error ? memory : undefined;
+    const onText = on
+      ? `beside, capture on (no verdict: the inspector keeps closed sessions' records, capped): heap ${sign(on.heapGrowthKiB)} KiB, last cycle ${sign(on.heapCreepLastKiB)} KiB`
+      : '';
+    if (off)
+      checks.push({
+        target: `memory flat after ${off.sessions} sessions come and go (${off.cycles.length}×), capture off`,
+        goal: '≤ 2 KiB/session held, ≤ 0.25 KiB/session per cycle',
+        measured: `heap ${sign(off.heapGrowthKiB)} KiB, last cycle ${sign(off.heapCreepLastKiB)} KiB (${sign(off.retainedKbPerSessionCycle)}/session)${onText ? `; ${onText}` : ''}`,
+        ratio: '–',
+        met: off.flat,
+        result: off.flat
+          ? 'MET, the heap returns; RSS keeps its high-water mark'
+          : `MISSED, ${sign(off.heapGrowthKiB)} KiB held (limit ${Math.max(1024, 2 * off.sessions)}), last cycle ${sign(off.heapCreepLastKiB)} KiB (limit ${Math.max(256, 0.25 * off.sessions)})`,
+        extra: true,
+      });
+    else
+      checks.push(
+        beside({
+          target: 'memory flat after sessions come and go, capture off',
+          goal: '≤ 2 KiB/session held, ≤ 0.25 KiB/session per cycle',
+          measured: onText || '–',
+          ratio: '–',
+          result: `not measured (${memoryNoCapture?.error ?? 'capture-off run missing'})`,
+          extra: true,
+        }),
+      );
   }
   if (checks.length > 0) {
-    lines.push('\n### Targets (from the issue)\n');
+    lines.push('\n### Targets (issue 17; "(extra)": the harness\'s own checks)\n');
+    lines.push(formatChecks(checks));
+    const judged = checks.filter((c) => !c.extra && c.met !== undefined);
     lines.push(
-      table(
-        ['target', 'measured', 'goal', 'result'],
-        checks.map((c) => [
-          c.target,
-          c.measured,
-          c.goal,
-          c.met === undefined
-            ? c.by
-            : c.met
-              ? `MET (${c.by.replace(/^met,? ?/, '') || 'yes'})`
-              : `MISSED (${c.by.replace(/^missed ?/, '') || 'no'})`,
-        ]),
-      ),
+      `\nIssue targets: ${judged.filter((c) => c.met).length} met, ${judged.filter((c) => !c.met).length} missed, ${checks.filter((c) => !c.extra && c.result.startsWith('not measured')).length} not measured.`,
     );
   }
 
@@ -1855,7 +1994,9 @@ async function main() {
         childBoot,
         memory,
         memoryNoCapture,
+        memoryFloor,
         burst,
+        relay,
         measurements,
         captureCost: captureCost(measurements),
         checks,

@@ -31,14 +31,20 @@ const live = new Set();
  * @param {string} name
  * @param {string} command
  * @param {string[]} args
- * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, ipc?: boolean, onLine?: (line: string) => void }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, ipc?: boolean, stdin?: boolean, onLine?: (line: string) => void }} [options]
+ *   `stdin`: a pipe to the process's stdin (`proc.child.stdin`) instead of /dev/null
  * @returns {Proc}
  */
 export function startProcess(name, command, args, options = {}) {
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? /** @type {const} */ (['ipc']) : [])],
+    stdio: [
+      options.stdin ? 'pipe' : 'ignore',
+      'pipe',
+      'pipe',
+      ...(options.ipc ? /** @type {const} */ (['ipc']) : []),
+    ],
     detached: true,
   });
   if (child.pid === undefined) throw new Error(`could not start ${name}: ${command}`);
@@ -74,6 +80,8 @@ export function startProcess(name, command, args, options = {}) {
   collect(child.stdout);
   collect(child.stderr);
   child.on('error', () => {});
+  // A process that exits while the harness still writes to it must not crash the harness (EPIPE).
+  child.stdin?.on('error', () => {});
   live.add(proc);
   return proc;
 }
