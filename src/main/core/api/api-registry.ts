@@ -29,15 +29,38 @@ export type Handlers<C extends Contract> = {
 
 type AnyHandler = (input: unknown) => unknown;
 
+/**
+ * Most bytes of event payloads (as JSON text) kept for resumption, besides the count limit: a
+ * burst of large events (a playground tool's progress, each carrying its message) must not pin
+ * thousands of them. Half the cap on an `/api/events` subscriber's backlog (http-api.ts), so a
+ * resumption's replay alone never comes near that cap.
+ */
+export const DEFAULT_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A subscriber: each event, with its payload's JSON text (serialised once, when it was emitted,
+ * for every subscriber that writes it out; undefined if the payload cannot be serialised).
+ */
+export type ApiListener = (event: ApiEvent, data: string | undefined) => void;
+
+interface Kept {
+  event: ApiEvent;
+  data: string | undefined;
+}
+
 export class ApiRegistry {
   private readonly calls = new Map<string, { def: CallDef; handler: AnyHandler }>();
   private readonly events = new Map<string, EventDef>();
-  private readonly listeners = new Set<(event: ApiEvent) => void>();
-  private readonly backlog: Ring<ApiEvent>;
+  private readonly listeners = new Set<ApiListener>();
+  private readonly backlog: Ring<Kept>;
+  private backlogBytes = 0;
   private cursor = 0;
 
-  constructor(backlogSize = 2000) {
-    this.backlog = new Ring<ApiEvent>(backlogSize);
+  constructor(
+    backlogSize = 2000,
+    private readonly maxBacklogBytes = DEFAULT_BACKLOG_BYTES,
+  ) {
+    this.backlog = new Ring<Kept>(backlogSize);
   }
 
   /** Registers a feature's part of the contract with its handlers. */
@@ -80,13 +103,25 @@ export class ApiRegistry {
     }
   }
 
-  /** Publishes an event to every subscriber (and keeps it in a bounded backlog for resumption). */
+  /**
+   * Publishes an event to every subscriber, and keeps it in a backlog for resumption, bounded by
+   * count and by bytes (the newest event is kept whatever its size).
+   */
   emit<C extends Contract, K extends EventName<C>>(_contract: C, channel: K, payload: EventPayload<C, K>): void {
     const event: ApiEvent = { channel, cursor: ++this.cursor, payload } as ApiEvent;
-    this.backlog.push(event);
+    let data: string | undefined;
+    try {
+      data = JSON.stringify(payload);
+    } catch (err) {
+      log.warn(`event ${channel} cannot be serialised: ${(err as Error).message}`);
+    }
+    const dropped = this.backlog.push({ event, data });
+    if (dropped) this.backlogBytes -= dropped.data?.length ?? 0;
+    this.backlogBytes += data?.length ?? 0;
+    while (this.backlogBytes > this.maxBacklogBytes && this.backlog.length > 1) this.backlogBytes -= this.backlog.shift()!.data?.length ?? 0;
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        listener(event, data);
       } catch (err) {
         log.warn(`event listener failed: ${(err as Error).message}`);
       }
@@ -97,12 +132,12 @@ export class ApiRegistry {
    * Subscribes; with `since`, first replays the backlog after that cursor. Returns false in
    * `complete` when events after `since` were already evicted (the subscriber must refetch).
    */
-  subscribe(listener: (event: ApiEvent) => void, since?: number): { unsubscribe(): void; complete: boolean } {
+  subscribe(listener: ApiListener, since?: number): { unsubscribe(): void; complete: boolean } {
     let complete = true;
     if (since !== undefined) {
       const first = this.backlog.first;
-      if (first && first.cursor > since + 1) complete = false;
-      for (const e of this.backlog) if (e.cursor > since) listener(e);
+      if (first && first.event.cursor > since + 1) complete = false;
+      for (const kept of this.backlog) if (kept.event.cursor > since) listener(kept.event, kept.data);
     }
     this.listeners.add(listener);
     return { unsubscribe: () => this.listeners.delete(listener), complete };

@@ -1,7 +1,8 @@
 /**
  * The HTTP bridge for the API: `POST /api/call/<name>` with a JSON body answers
  * `{ ok, value | code, message }` (always HTTP 200 for a handled call, so one code path reads it);
- * `GET /api/events?since=<cursor>` is a server-sent event stream of every event. Mounted on the
+ * `GET /api/events?since=<cursor>` is a server-sent event stream of every event, ended when its
+ * subscriber stops reading and falls too far behind (it resumes from its cursor). Mounted on the
  * hub's port behind its Host, Origin and token checks (see HttpRoute).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -61,22 +62,80 @@ async function handleCall(registry: ApiRegistry, req: IncomingMessage, res: Serv
   sendJson(res, 200, await registry.invoke(name, input), cors);
 }
 
+/**
+ * Most bytes an `/api/events` subscriber that stopped reading may leave waiting in the hub before
+ * its response is ended. API events are small notes for the UI (a status, a config problem, a
+ * playground message) that a reading tab takes at once; 8 MiB is thousands of them behind, and a
+ * subscriber that far behind (a stuck script, a tab whose machine went to sleep) is better ended
+ * and resynced than fed, while the hub must not keep every event for it meanwhile. Twice the
+ * registry's replay backlog (api-registry.ts DEFAULT_BACKLOG_BYTES), so a resumption's replay
+ * alone never comes near it.
+ */
+export const MAX_SUBSCRIBER_BACKLOG_BYTES = 8 * 1024 * 1024;
+
 function handleEvents(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>, keepAliveMs: number): void {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const sinceText = url.searchParams.get('since') ?? req.headers['last-event-id'];
-  const since = sinceText === undefined || sinceText === null || sinceText === '' ? undefined : Number(sinceText);
+  const since = resumeCursor(req);
   res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
   res.flushHeaders();
-  const write = (channel: string, cursor: number, payload: unknown): void => {
-    res.write(`id: ${cursor}\nevent: ${channel}\ndata: ${JSON.stringify(payload)}\n\n`);
-  };
-  const sub = registry.subscribe((e) => write(e.channel, e.cursor, e.payload), Number.isFinite(since) ? since : undefined);
-  // Tell a resuming subscriber that it missed events and must refetch, and where the stream stands.
-  write('api.ready', registry.lastCursor, { cursor: registry.lastCursor, complete: sub.complete });
-  const timer = setInterval(() => res.write(': keepalive\n\n'), keepAliveMs);
-  timer.unref();
-  res.once('close', () => {
+  // Flow control: measured only once a write was refused (and until the response drains), so a
+  // subscriber that merely takes its time over one large event is not cut off for it; past the
+  // cap the response is ended. Ending loses the subscriber nothing it can't get back: what was
+  // written still reaches it (end() is graceful), an EventSource then reconnects by itself with
+  // `Last-Event-ID` (the last cursor it got) and the UI's bridge reopens with `?since=`
+  // (renderer/bridge/http-bridge.ts); either way `subscribe` replays what the registry's backlog
+  // still holds after that cursor, and `api.ready` says `complete: false` when some of it was
+  // evicted, which the bridge turns into a resync (`resync: !info.complete`).
+  let blocked = false;
+  let live = false;
+  let ended = false;
+  // `stop` and `giveUp` run only once `sub` and `timer` exist (on close; past the replay).
+  const stop = (): void => {
+    ended = true;
     clearInterval(timer);
     sub.unsubscribe();
-  });
+  };
+  const giveUp = (): void => {
+    const behind = Math.round(res.writableLength / 1048576);
+    stop();
+    res.end(`: patchbay: this subscriber fell ${behind} MiB behind and the stream was ended; resume with Last-Event-ID or ?since=<cursor>\n\n`);
+  };
+  const send = (text: string): void => {
+    if (res.write(text) || blocked) return;
+    blocked = true;
+    res.once('drain', () => {
+      blocked = false;
+    });
+  };
+  const write = (channel: string, cursor: number, data: string): void => {
+    if (ended) return;
+    if (live && blocked && res.writableLength > MAX_SUBSCRIBER_BACKLOG_BYTES) return giveUp();
+    send(`id: ${cursor}\nevent: ${channel}\ndata: ${data}\n\n`);
+  };
+  const sub = registry.subscribe((e, data) => {
+    if (data !== undefined) write(e.channel, e.cursor, data);
+  }, since);
+  // Tell a resuming subscriber that it missed events and must refetch, and where the stream stands.
+  write('api.ready', registry.lastCursor, JSON.stringify({ cursor: registry.lastCursor, complete: sub.complete }));
+  // From here on the subscriber is held to the cap (the replay above is bounded by the backlog).
+  live = true;
+  const timer = setInterval(() => {
+    if (!blocked) send(': keepalive\n\n');
+  }, keepAliveMs);
+  timer.unref();
+  res.once('close', stop);
+}
+
+/**
+ * Where a subscriber resumes: `?since=<cursor>` or `Last-Event-ID`, the later of the two when
+ * both come (an EventSource reconnecting by itself repeats the URL it was opened with, `since` and
+ * all, and names the last event it got in the header), undefined for a fresh subscriber.
+ */
+function resumeCursor(req: IncomingMessage): number | undefined {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const header = req.headers['last-event-id'];
+  const found = [url.searchParams.get('since'), Array.isArray(header) ? header[0] : header]
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map(Number)
+    .filter((n) => Number.isFinite(n));
+  return found.length > 0 ? Math.max(...found) : undefined;
 }

@@ -4,11 +4,17 @@
  * modern server, or through the bridge to a legacy one), its notifications and answer written back
  * as JSON or SSE (modern-reply.ts). Closing the response stream cancels the request upstream; every
  * request but a `subscriptions/listen` stream has a deadline that progress extends (PROTOCOL Q1–Q6).
+ *
+ * A client that stops reading its reply cannot hold the server back (a modern stdio child and the
+ * bridge's legacy session serve every modern client at once): once the reply's backlog passes the
+ * hub's cap (`maxBacklogBytes`, as for a shared child's stream), the call is given up — an error
+ * answer after everything the client has yet to read, the response ended, the call cancelled
+ * upstream (issue 17).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, META } from '../../../shared/protocol.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
-import type { ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ModernCall, ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
 import type { ModernClients } from './modern-clients.js';
 import { ModernReply, statusForError } from './modern-reply.js';
 import type { ParamHeaderIndex } from './param-headers.js';
@@ -19,6 +25,12 @@ export interface ModernContext {
   clients: ModernClients;
   paramHeaders: ParamHeaderIndex;
   requestTimeoutMs: number;
+  /**
+   * Most bytes a reply's client that stopped reading may leave waiting in the hub before its call
+   * is given up: the hub's stream limit (`StreamLimits.maxBacklogBytes`, DEFAULT_MAX_BACKLOG_BYTES
+   * when unset), the same one a shared child's stream is held to.
+   */
+  maxBacklogBytes: number;
   /** Streams open now, for keep-alives (the hub's tick). */
   replies: Set<ModernReply>;
   /** The server's ModernUpstream: its own (a modern server), or the hub's bridge (a legacy one). */
@@ -57,7 +69,7 @@ export async function handleModernPost(
     return;
   }
   const request = message;
-  const reply = new ModernReply(res, cors);
+  const reply = new ModernReply(res, cors, ctx.maxBacklogBytes);
   const answerLocally = (code: number, text: string, data?: unknown): void => reply.final(JSON.stringify(errorResponse(request.id, code, text, data)), statusForError(code));
 
   if (request.method === 'tools/call') {
@@ -84,11 +96,17 @@ export async function handleModernPost(
   const listen = request.method === 'subscriptions/listen';
   const limit = server.requestTimeoutMs ?? ctx.requestTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
+  // The upstream's handle on the call; a cancellation asked for before it returned waits for it.
+  const upstreamCall: { handle?: ModernCall; cancelled?: string } = {};
+  const cancel = (reason: string): void => {
+    if (upstreamCall.handle) upstreamCall.handle.cancel(reason);
+    else upstreamCall.cancelled ??= reason;
+  };
   const arm = (): void => {
     if (listen) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      call.cancel(`timed out after ${formatMs(limit)} in patchbay`);
+      cancel(`timed out after ${formatMs(limit)} in patchbay`);
       const answer = errorResponse(request.id, ErrorCode.InternalError, `Request timed out: server '${server.id}' did not answer '${request.method}' within ${formatMs(limit)}`);
       const json = JSON.stringify(answer);
       watch?.toClient?.(answer, json, 'timeout');
@@ -105,6 +123,19 @@ export async function handleModernPost(
     ctx.replies.delete(reply);
     client.end();
   };
+  // The client stopped reading and the reply is over its cap: the server is not held up for it
+  // (nor can it be, for one client); the call is answered with an error, after what the client has
+  // yet to read, and cancelled upstream. Wording and code as for a shared child's stream (session.ts).
+  const overflowed = (): void => {
+    const why = `patchbay: the client stopped reading this stream, and it was closed with ${Math.round(reply.backlog / 1048576)} MiB waiting in the hub, so that server '${server.id}' is not held up for other clients`;
+    finish();
+    cancel('the client stopped reading');
+    const answer = errorResponse(request.id, ErrorCode.InternalError, why);
+    const json = JSON.stringify(answer);
+    // 'session-closed': the hub ended the exchange on the client's side (observer.ts).
+    watch?.toClient?.(answer, json, 'session-closed');
+    reply.final(json, 200);
+  };
 
   client.begin();
   ctx.replies.add(reply);
@@ -120,6 +151,7 @@ export async function handleModernPost(
       notification: (m, json) => {
         if (over) return;
         watch?.fromServer?.(m, json);
+        if (reply.overflowing) return overflowed();
         watch?.toClient?.(m, json, undefined);
         // Progress shows work is being done: the deadline moves (as in the legacy era).
         if (m.method === 'notifications/progress') arm();
@@ -144,6 +176,8 @@ export async function handleModernPost(
       },
     },
   );
+  upstreamCall.handle = call;
+  if (upstreamCall.cancelled !== undefined) call.cancel(upstreamCall.cancelled);
   arm();
   if (listen) {
     reply.open();
@@ -154,7 +188,7 @@ export async function handleModernPost(
   res.once('close', () => {
     if (over) return;
     finish();
-    call.cancel('the client closed the response stream');
+    cancel('the client closed the response stream');
   });
 }
 

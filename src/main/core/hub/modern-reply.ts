@@ -5,9 +5,18 @@
  * message is known, so a plain call costs no stream framing, and a protocol error keeps the HTTP
  * status the spec gives it (404 for an unknown method, 400 for a version or header problem) —
  * a status cannot change once a stream has started.
+ *
+ * Flow control (issue 17): a modern call cannot be held back for one client — the era multiplexes
+ * every modern client of a stdio server over one child (modern-stdio.ts), and the bridge serves
+ * them over a legacy session it shares (legacy-bridge.ts) — so a reply gets the cap-only bound a
+ * shared child's stream gets (sse-stream.ts): it is measured only once a write of it was refused,
+ * and once its client has left more than `maxBacklogBytes` waiting, `overflowing` says so and the
+ * endpoint gives the call up (modern-endpoint.ts). The final answer is always written, whatever
+ * its size, after everything before it.
  */
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
+import { DEFAULT_MAX_BACKLOG_BYTES } from './sse-stream.js';
 
 /** HTTP statuses of the modern era's protocol-level errors; every other error stays in-band (200). */
 const ERROR_STATUS: ReadonlyMap<number, number> = new Map([
@@ -28,6 +37,8 @@ export class ModernReply {
   /** True once an SSE stream started (headers sent). */
   private streaming = false;
   private finished = false;
+  /** A write was refused (the client is not keeping up) and the response has not drained since. */
+  private blocked = false;
   lastWrite = Date.now();
   /**
    * The answer that ends this request gracefully when the hub shuts down: a `subscriptions/listen`
@@ -38,6 +49,8 @@ export class ModernReply {
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: Record<string, string>,
+    /** Most bytes a client that stopped reading may leave waiting in the hub (the hub's stream limits). */
+    private readonly maxBacklogBytes: number = DEFAULT_MAX_BACKLOG_BYTES,
   ) {}
 
   get done(): boolean {
@@ -46,6 +59,21 @@ export class ModernReply {
 
   get isStream(): boolean {
     return this.streaming;
+  }
+
+  /** Bytes written that the client has not taken yet. */
+  get backlog(): number {
+    return this.res.writableLength;
+  }
+
+  /**
+   * The client stopped reading and left more than `maxBacklogBytes` waiting: nothing more may be
+   * written but the call's final answer. Only a reply with a refused write since its last drain
+   * is measured, so a client that merely takes its time over one large message is never cut off
+   * for it (what pushed the backlog up was written; the next message is the one held to the cap).
+   */
+  get overflowing(): boolean {
+    return this.blocked && !this.finished && this.res.writableLength > this.maxBacklogBytes;
   }
 
   /** A notification of the call: starts the stream if needed. */
@@ -92,9 +120,12 @@ export class ModernReply {
     else this.end();
   }
 
-  /** An SSE comment on an idle stream, so proxies and clients keep it open. */
+  /**
+   * An SSE comment on an idle stream, so proxies and clients keep it open. A blocked stream is not
+   * idle (its client has bytes to take), and gets none.
+   */
   keepAlive(now: number, idleMs: number): void {
-    if (this.streaming && !this.finished && now - this.lastWrite >= idleMs) this.write(':\n\n');
+    if (this.streaming && !this.finished && !this.blocked && now - this.lastWrite >= idleMs) this.write(':\n\n');
   }
 
   private startStream(): void {
@@ -112,6 +143,10 @@ export class ModernReply {
 
   private write(text: string): void {
     this.lastWrite = Date.now();
-    this.res.write(text);
+    if (this.res.write(text) || this.blocked) return;
+    this.blocked = true;
+    this.res.once('drain', () => {
+      this.blocked = false;
+    });
   }
 }
