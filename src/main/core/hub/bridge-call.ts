@@ -49,6 +49,12 @@ interface Call {
   logLevel: unknown;
   /** Observers' view of the server's side (the latest request's; kept while parked). */
   wire: ModernCallHandlers['wire'];
+  /**
+   * The progress token of the client's request (or its latest retry); undefined: it asked for
+   * none. The server sees the call's own id instead: modern clients that share the bridge's
+   * session may all use the same token, and one must never get another's progress.
+   */
+  progressToken: unknown;
 }
 
 /** Keys of `_meta` that belong to the modern envelope, not to the legacy request. */
@@ -77,12 +83,13 @@ export class BridgeCalls {
     const params = (message.params ?? {}) as Obj;
     if (params.requestState !== undefined || params.inputResponses !== undefined) return this.retry(message, params, handlers);
     const hubId = `pbb-${this.nextId++}`;
-    const call: Call = { hubId, method: message.method, handlers, clientId: message.id, asked: new Map(), gathering: [], gatherTimer: undefined, state: undefined, parkTimer: undefined, detach: undefined, logLevel: metaOf(params)?.[META.logLevel], wire: handlers.wire };
+    const progressToken = metaOf(params)?.progressToken;
+    const call: Call = { hubId, method: message.method, handlers, clientId: message.id, asked: new Map(), gathering: [], gatherTimer: undefined, state: undefined, parkTimer: undefined, detach: undefined, logLevel: metaOf(params)?.[META.logLevel], wire: handlers.wire, progressToken };
     this.calls.set(hubId, call);
     const sink = this.sink(call);
     const stream = this.session.openRequestStream(sink.sink, {});
     call.detach = sink.detach;
-    const legacy: JsonRpcRequest = { jsonrpc: '2.0', id: hubId, method: message.method, params: legacyParams(params) };
+    const legacy: JsonRpcRequest = { jsonrpc: '2.0', id: hubId, method: message.method, params: legacyParams(params, progressToken === undefined ? undefined : hubId) };
     call.wire?.(true, legacy, undefined);
     void this.session.forward([legacy], [undefined], stream);
     return { cancel: (reason) => this.cancel(call, reason) };
@@ -105,6 +112,8 @@ export class BridgeCalls {
     call.wire = handlers.wire;
     call.clientId = message.id;
     call.logLevel = metaOf(params)?.[META.logLevel];
+    // Progress from here on goes to the retry, under the token it asked with (none: no progress).
+    call.progressToken = metaOf(params)?.progressToken;
     const responses = (params.inputResponses ?? {}) as Obj;
     const unanswered = new Map<string, { id: JsonRpcId; method: string; params: unknown }>();
     for (const [key, asked] of call.asked) {
@@ -161,7 +170,13 @@ export class BridgeCalls {
     }
     if (isNotification(message)) {
       if (message.method === 'notifications/progress') {
-        call.handlers?.notification(message, json);
+        // Only this call's own progress, under the client's token. Anything else reached this
+        // call's stream because the session routes what it cannot place to the oldest open
+        // request (another call's late progress, after that call was cancelled): dropped.
+        const p = message.params as Obj | undefined;
+        if (p?.progressToken !== call.hubId || call.progressToken === undefined) return;
+        const restored: JsonRpcNotification = { ...message, params: { ...p, progressToken: call.progressToken } as JsonRpcNotification['params'] };
+        call.handlers?.notification(restored, JSON.stringify(restored));
         return;
       }
       // The legacy session's level is shared by its calls (logging/setLevel); each modern request
@@ -243,10 +258,12 @@ export class BridgeCalls {
 }
 
 /** A modern request's params as a legacy one: without the modern envelope, MRTR fields left out. */
-function legacyParams(params: Obj): Obj {
+/** The legacy request's params: no modern envelope, and the call's own progress token (`progressToken`) in place of the client's. */
+function legacyParams(params: Obj, progressToken: string | undefined): Obj {
   const { _meta, inputResponses: _i, requestState: _r, ...rest } = params;
   if (_meta === undefined || typeof _meta !== 'object' || _meta === null) return rest;
   const meta: Obj = {};
   for (const [k, v] of Object.entries(_meta as Obj)) if (!ENVELOPE_KEYS.has(k)) meta[k] = v;
+  if (progressToken !== undefined) meta.progressToken = progressToken;
   return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }
