@@ -136,6 +136,7 @@ export class BridgeCalls {
   private sink(call: Call): { sink: StreamSink; detach(): void } {
     let closeListener: (() => void) | undefined;
     const sink: StreamSink = {
+      resumable: false,
       open: () => undefined,
       prime: () => undefined,
       keepAlive: () => undefined,

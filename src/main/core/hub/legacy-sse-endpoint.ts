@@ -142,6 +142,8 @@ class LegacyConnection {
     let onDrain: (() => void) | undefined;
     let onClose: (() => void) | undefined;
     return {
+      // The transport has no event ids, so nothing is kept for a replay.
+      resumable: false,
       open: own.open,
       message: (_eventId, json) => this.send(json),
       onDrain: (listener) => {

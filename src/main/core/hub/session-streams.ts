@@ -83,7 +83,7 @@ export class SessionStreams implements StreamFlow {
   /** Every response of the stream went out: end it, or keep it (bounded) for a resumption. */
   complete(stream: SseStream): void {
     stream.done = true;
-    if (stream.attached) {
+    if (stream.attached || !stream.resumable) {
       this.finish(stream);
       return;
     }

@@ -398,20 +398,23 @@ export class Session {
    * the hub infers it: a progress notification goes with the request that asked for it; anything
    * else goes on the oldest request stream still open (servers send logging, sampling and
    * elicitation while handling a call), else on the GET stream, where it waits if none is open.
+   * Progress for a token no pending request has (its request was answered, cancelled or given
+   * up) is dropped: it belongs to no stream, and on another one it would reach a call (or, through
+   * the era bridge, a client) it is not about.
    */
   private routeServerMessage(message: JsonRpcMessage, raw: string): void {
     const json = raw.includes('\n') ? JSON.stringify(message) : raw;
-    this.watch?.toClient?.(message, json, undefined);
     if ('method' in message && message.method === 'notifications/progress') {
       const token = (message.params as { progressToken?: JsonRpcId } | undefined)?.progressToken;
       const p = token === undefined ? undefined : this.progress.get(idKey(token));
-      if (p) {
-        // Progress extends the request's timeout (ARCHITECTURE: reliability rules).
-        p.deadline = Date.now() + this.host.requestTimeoutMs;
-        p.stream.push(json, message);
-        return;
-      }
+      if (!p) return;
+      this.watch?.toClient?.(message, json, undefined);
+      // Progress extends the request's timeout (ARCHITECTURE: reliability rules).
+      p.deadline = Date.now() + this.host.requestTimeoutMs;
+      p.stream.push(json, message);
+      return;
     }
+    this.watch?.toClient?.(message, json, undefined);
     for (const p of this.pending.values()) {
       if (p.stream.attached) {
         p.stream.push(json, message);

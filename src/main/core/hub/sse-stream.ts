@@ -62,6 +62,8 @@ export class SseStream {
   private blocked = false;
   /** Given up for its backlog: what is still written is the hub's error answers. */
   private overflowed = false;
+  /** Its events are kept for a replay: false once a sink that cannot be resumed was attached. */
+  private keep = true;
 
   constructor(
     readonly key: string,
@@ -73,11 +75,17 @@ export class SseStream {
     return this.sink !== undefined;
   }
 
+  /** A client could come back for this stream's events (StreamSink.resumable). */
+  get resumable(): boolean {
+    return this.keep;
+  }
+
   /**
    * Makes `sink` the stream's output and opens it at once (a client must not wait for the first
    * event to see the headers, P10). `headers` are the session's response headers.
    */
   attach(sink: StreamSink, headers: Record<string, string>, primingEvent: boolean): void {
+    if (sink.resumable === false) this.keep = false;
     this.sink = sink;
     this.overflowed = false;
     sink.open(headers);
@@ -97,7 +105,7 @@ export class SseStream {
    */
   push(json: string, message?: JsonRpcMessage): void {
     const n = this.next++;
-    this.remember(n, json);
+    if (this.keep) this.remember(n, json);
     if (!this.sink) return;
     // Only a blocked stream is measured: a large message to a client that reads is never refused.
     if (this.blocked && !this.overflowed && (this.sink.backlog ?? 0) > (this.limits.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES)) {

@@ -19,6 +19,12 @@ export interface StreamSink {
   message(eventId: string, json: string, message?: JsonRpcMessage): boolean | void;
   /** Called once, when a sink whose `message` returned false can take more. */
   onDrain?(listener: () => void): void;
+  /**
+   * False: nothing can resume this stream — an in-process consumer (the era bridge, the
+   * playground), or the legacy door, whose events carry no id. What the stream is sent is then
+   * not kept for a replay, and once done it is not kept for a resumption either.
+   */
+  readonly resumable?: boolean;
   /** Bytes taken but not yet consumed (what a client that stopped reading leaves in the hub). */
   readonly backlog?: number;
   /** A priming event: an id and no message, so a client can resume before any message (P9). */

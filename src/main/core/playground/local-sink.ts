@@ -9,6 +9,8 @@ import type { StreamSink } from '../hub/stream-sink.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 
 export class LocalSink implements StreamSink {
+  /** The playground never resumes a stream: nothing is kept for it. */
+  readonly resumable = false;
   private readonly closeListeners: Array<() => void> = [];
   private ended = false;
 
