@@ -53,7 +53,7 @@ const RESULTS = path.join(BENCH, 'results');
 const NODE = process.execPath;
 
 /** Every target, in the order they run. */
-export const RELAY_TARGETS = ['direct', 'hub-http', 'relay-hub', 'relay-hub-start', 'relay-url', 'mcp-remote'];
+export const RELAY_TARGETS = ['direct', 'hub-http', 'relay-hub', 'relay-app', 'relay-hub-start', 'relay-url', 'mcp-remote'];
 /** How long a process may take to exit after its stdin closed before it is killed (and recorded as not exiting). */
 export const EXIT_WAIT_MS = 3000;
 /** The issue's relay targets. */
@@ -210,7 +210,7 @@ function ensureMcpRemote(o) {
  */
 
 /**
- * @param {{ bin: string, remoteUrl: string, relayHome: string, startHome: string, mcpRemote: { bin?: string, reason?: string }, verbose: boolean }} c
+ * @param {{ bin: string, appRelay: string, remoteUrl: string, relayHome: string, startHome: string, mcpRemote: { bin?: string, reason?: string }, verbose: boolean }} c
  * @returns {Target[]}
  */
 function targets(c) {
@@ -235,6 +235,13 @@ function targets(c) {
       },
     },
     { id: 'relay-hub', label: 'patchbay relay echo → hub → remote', exit: true, ...stdio([c.bin, 'relay', 'echo'], () => ({ PATCHBAY_HOME: c.relayHome })) },
+    // The desktop app's relay: the same relay bundled into one file (scripts/build-electron.mjs),
+    // which an export from the app writes into Claude Desktop's config (run there by the app's
+    // executable as Node); here run by Node. What differs from relay-hub is loading one file
+    // instead of the CLI's modules.
+    ...(existsSync(c.appRelay)
+      ? [{ id: 'relay-app', label: 'the desktop app\'s bundled relay (dist/relay/patchbay-relay.mjs) → hub → remote', exit: true, ...stdio([c.appRelay, 'relay', 'echo', '--data-dir', c.relayHome, '--no-start'], () => ({})) }]
+      : [{ id: 'relay-app', label: 'the desktop app\'s bundled relay', unavailable: `not built (${c.appRelay}): npm run build`, ...stdio([c.appRelay], () => ({})) }]),
     {
       id: 'relay-hub-start',
       label: 'patchbay relay echo, no hub running (it starts one)',
@@ -483,7 +490,7 @@ export async function runRelayBench(options = {}) {
     startHomes.add(startHome);
     hub = await startHub(bin, relayHome);
     const mcpRemote = only && !only.has('mcp-remote') ? { reason: 'not selected' } : ensureMcpRemote({ skipInstall: options.skipInstall === true, log });
-    const list = targets({ bin, remoteUrl, relayHome, startHome, mcpRemote, verbose: options.verbose === true }).filter((t) => !only || only.has(t.id));
+    const list = targets({ bin, appRelay: path.join(build, 'dist', 'relay', 'patchbay-relay.mjs'), remoteUrl, relayHome, startHome, mcpRemote, verbose: options.verbose === true }).filter((t) => !only || only.has(t.id));
     log(`bench: relay direction, remote ${remoteUrl}; ${runs} cold starts, ${calls} calls and ${runs} exits per target`);
     for (const t of list) {
       /** @type {RelayTargetResult} */
@@ -605,9 +612,12 @@ export function relayChecks(res, o = {}) {
   return [
     judge({ target: 'relay-hub: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-hub') }),
     judge({ target: 'relay-url: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-url']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-url') }),
+    judge({ target: 'relay-app (the desktop app\'s relay): tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-app']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-app') }),
     judge({ target: 'relay start to first answer, hub running (relay-hub, p50)', value: r['relay-hub']?.cold?.p50, unit: 'ms', dir: '<=', limit: G.hubStartMs, measured: cold('relay-hub'), missing: why('relay-hub') }),
+    judge({ target: 'relay start to first answer, hub running (relay-app, the desktop app\'s relay, p50)', value: r['relay-app']?.cold?.p50, unit: 'ms', dir: '<=', limit: G.hubStartMs, measured: cold('relay-app'), missing: why('relay-app') }),
     judge({ target: '`relay --url` start to first answer (relay-url, p50)', value: r['relay-url']?.cold?.p50, unit: 'ms', dir: '<=', limit: G.urlStartMs, measured: cold('relay-url'), missing: why('relay-url') }),
     judgeExit('relay-hub gone within 500 ms of its stdin closing (every run)', r['relay-hub']?.exit, G.exitMs, { missing: why('relay-hub') }),
+    judgeExit('relay-app gone within 500 ms of its stdin closing (every run)', r['relay-app']?.exit, G.exitMs, { missing: why('relay-app') }),
     judgeExit('relay-url gone within 500 ms of its stdin closing (every run)', r['relay-url']?.exit, G.exitMs, { missing: why('relay-url') }),
     beside({ target: 'mcp-remote exit after its stdin closes (beside the two above)', goal: 'no target', measured: mr?.exit ? exitText(mr.exit) : `– (${why('mcp-remote')})`, ratio: '–', result: 'for comparison' }),
   ];
