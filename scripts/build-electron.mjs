@@ -60,4 +60,11 @@ await build({
 await build(nodeBundle('src/main/electron/relay/relay-main.ts', 'dist/relay', 'patchbay-relay.mjs', []));
 
 await build(nodeBundle('src/main/demo/demo-server.ts', 'dist/demo', 'patchbay-demo-server.mjs', []));
-console.log('built dist/main/electron/main.js, dist/preload/preload.cjs, dist/relay/patchbay-relay.mjs and dist/demo/patchbay-demo-server.mjs');
+
+// Not the desktop app's: the CLI bundled the same way, for `patchbay relay` (bin/patchbay.js uses
+// it for that command only). Clients start a relay for every session, and loading the CLI's
+// modules one file at a time was most of a relay's start (docs/performance.md, "The relay"). It
+// sits at the depth of dist/main/cli/commands/, so the files its modules find relative to
+// themselves (bin/patchbay.js, dist/renderer, dist/main/demo) are where they expect them.
+await build(nodeBundle('src/main/cli/main.ts', 'dist/main/cli/bundle', 'patchbay.mjs', []));
+console.log('built dist/main/electron/main.js, dist/preload/preload.cjs, dist/relay/patchbay-relay.mjs, dist/demo/patchbay-demo-server.mjs and dist/main/cli/bundle/patchbay.mjs');
