@@ -16,8 +16,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { isResponse, type JsonRpcMessage } from '../helpers/json-rpc.js';
 import { rawStream } from '../helpers/raw-http.js';
@@ -28,19 +26,10 @@ import { connect, type TestClient } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor } from '../helpers/waits.js';
 import { floodHeldBack } from '../helpers/flood.js';
+import { liveBytes, MiB } from '../helpers/memory.js';
 
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const MiB = 1024 * 1024;
 const BYTES = 16 * 1024;
 
-/** What this process holds: live heap and external memory after a full GC. */
-function liveBytes(): number {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
 
 /** A `flood` call on a raw request whose response this test does not read until told to. */
 async function flood(h: TestHub, client: TestClient, count: number, files: { doneFile: string; waitFile: string }) {

@@ -10,8 +10,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { floodHeldBack, type FloodFiles } from '../helpers/flood.js';
 import { initializeRequest, isResponse, toolCall, toolText, type JsonRpcId, type JsonRpcMessage } from '../helpers/json-rpc.js';
@@ -21,19 +19,10 @@ import type { SseReader } from '../helpers/sse.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor } from '../helpers/waits.js';
+import { liveBytes, MiB } from '../helpers/memory.js';
 
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const MiB = 1024 * 1024;
 const BYTES = 16 * 1024;
 
-/** What this process holds: live heap and external memory after a full GC. */
-function liveBytes(): number {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
 
 /** A 2024-11-05 client on raw HTTP: its event stream is read only when the test says so. */
 interface LegacyClient {

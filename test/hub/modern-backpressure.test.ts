@@ -15,8 +15,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import '../helpers/cleanup.js';
 import { isResponse, toolText, type JsonRpcMessage } from '../helpers/json-rpc.js';
@@ -27,22 +25,13 @@ import { messagesOf, parseSse, type SseItem } from '../helpers/sse.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor, withTimeout } from '../helpers/waits.js';
+import { liveBytes, MiB } from '../helpers/memory.js';
 
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const MiB = 1024 * 1024;
 const BYTES = 16 * 1024;
 const MODERN = '2026-07-28';
 /** One client identity for every request here: the bridge serves them all over one legacy session, one child. */
 const CLIENT_INFO = { name: 'modern-backpressure', version: '1.0.0' };
 
-/** What this process holds: live heap and external memory after a full GC. */
-function liveBytes(): number {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
 
 function modernRequest(h: TestHub, id: number, name: string, args: Record<string, unknown>, meta: Record<string, unknown> = {}): { headers: Record<string, string>; body: string } {
   const body = {

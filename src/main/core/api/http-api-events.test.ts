@@ -4,8 +4,6 @@
 // probe fixture's `flood` tool, each progress notification an API event (`playground.serverMessage`)
 // of about 16 KiB. Capture off; what the hub holds is measured as the live JS heap + external
 // memory after a forced GC, as in test/hub/backpressure.test.ts.
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import '../../../../test/helpers/cleanup.js';
 import { apiCall } from '../../../../test/helpers/hub-api.js';
@@ -13,19 +11,10 @@ import { rawStream } from '../../../../test/helpers/raw-http.js';
 import { probeServer } from '../../../../test/helpers/server-entries.js';
 import { eventsOf, type SseEvent, type SseReader } from '../../../../test/helpers/sse.js';
 import { startHub, type TestHub } from '../../../../test/helpers/test-hub.js';
+import { liveBytes, MiB } from '../../../../test/helpers/memory.js';
 
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const MiB = 1024 * 1024;
 const BYTES = 16 * 1024;
 
-/** What this process holds: live heap and external memory after a full GC. */
-function liveBytes(): number {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.external;
-}
 
 /** `GET /api/events` on a raw request, read only when the test says so. */
 async function subscribe(h: TestHub, resume: { since?: number; lastEventId?: number } = {}): Promise<{ reader: SseReader }> {
