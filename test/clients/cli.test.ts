@@ -4,11 +4,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/main/cli/command.js';
 import { runCli } from '../../src/main/cli/run-cli.js';
 import { setLogSink } from '../../src/main/core/log/logger.js';
+import { cli } from '../helpers/cli-io.js';
 
 let root: string;
 let home: string;
@@ -30,18 +29,9 @@ afterEach(async () => {
 });
 
 async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdin: Readable.from([]),
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    env: { PATCHBAY_HOME: dataDir, PATCHBAY_NO_LOGIN_SHELL: '1', PATH: path.dirname(process.execPath) },
-    platform: 'linux',
-    homedir: home,
-    cwd: root,
-  };
-  return { code: await runCli(args, io), stdout, stderr };
+  const { io, out, err } = cli(dataDir, { env: { PATCHBAY_HOME: dataDir, PATCHBAY_NO_LOGIN_SHELL: '1', PATH: path.dirname(process.execPath) }, platform: 'linux', homedir: home, cwd: root });
+  const code = await runCli(args, io);
+  return { code, stdout: out(), stderr: err() };
 }
 
 const claudeFile = (): string => path.join(home, '.config', 'Claude', 'claude_desktop_config.json');
