@@ -245,6 +245,7 @@ export class Hub {
         },
         inputWaitMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
         idleMs: this.options.sessionIdleTimeoutMs,
+        logger: this.options.logger,
       });
       this.bridges.set(server.id, bridge);
     }

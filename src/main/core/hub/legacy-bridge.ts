@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ErrorCode, META, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
-import { errorResponse, isNotification, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { errorResponse, isNotification, isRequest, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { logMessageWanted, metaOf } from '../protocol/modern.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
 import { BridgeCalls } from './bridge-call.js';
@@ -46,6 +46,7 @@ export interface LegacyBridgeOptions {
   inputWaitMs: number;
   /** Sessions unused this long are closed. */
   idleMs: number;
+  logger?: { debug(message: string): void };
 }
 
 const LATEST_LEGACY = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1];
@@ -132,6 +133,22 @@ export class LegacyBridge implements ModernUpstream {
     });
   }
 
+  /**
+   * A request the server sent while no call of this client was open (server-everything asks for
+   * `roots/list` right after `notifications/initialized`). A 2026-07-28 client can be asked only
+   * inside a call that may answer `input_required`, so there is nobody to ask: the hub answers at
+   * once — `ping` with an empty result, anything else with -32601 saying why — rather than let the
+   * server wait for its own timeout (PROTOCOL Q12).
+   */
+  private outsideCall(session: Session, request: JsonRpcRequest): void {
+    const answer: JsonRpcMessage =
+      request.method === 'ping'
+        ? { jsonrpc: '2.0', id: request.id, result: {} }
+        : errorResponse(request.id, ErrorCode.MethodNotFound, `patchbay: the client speaks protocol revision 2026-07-28, which can answer '${request.method}' only during a tools/call, prompts/get or resources/read, and none is in progress`);
+    this.opts.logger?.debug(`server '${this.opts.serverId}' sent '${request.method}' outside any call of a 2026-07-28 client: ${request.method === 'ping' ? 'answered' : 'refused'} by the hub`);
+    void session.forward([answer], [undefined], undefined);
+  }
+
   /** The session for a request's client: by client info and capabilities, initialized on first use. */
   private sessionFor(message: JsonRpcRequest): Promise<BridgeSession> {
     const meta = metaOf(message.params) ?? {};
@@ -174,14 +191,16 @@ export class LegacyBridge implements ModernUpstream {
     bs.calls.unsolicited = unsolicited;
     session.attachGetStream(
       {
+        resumable: false,
         open: () => undefined,
         prime: () => undefined,
         keepAlive: () => undefined,
         end: () => undefined,
         onClose: () => undefined,
-        message: (_eventId, json) => {
-          const message = JSON.parse(json) as JsonRpcMessage;
+        message: (_eventId, json, parsed) => {
+          const message = parsed ?? (JSON.parse(json) as JsonRpcMessage);
           if (isNotification(message)) unsolicited(message);
+          else if (isRequest(message)) this.outsideCall(session, message);
         },
       },
       {},
