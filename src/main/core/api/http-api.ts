@@ -6,6 +6,7 @@
  * hub's port behind its Host, Origin and token checks (see HttpRoute).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SseWriter } from '../protocol/sse-writer.js';
 import { readBody } from '../protocol/body.js';
 import { sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
@@ -75,8 +76,8 @@ export const MAX_SUBSCRIBER_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 function handleEvents(registry: ApiRegistry, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>, keepAliveMs: number): void {
   const since = resumeCursor(req);
-  res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-  res.flushHeaders();
+  const writer = new SseWriter(res);
+  writer.open(cors);
   // Flow control: measured only once a write was refused (and until the response drains), so a
   // subscriber that merely takes its time over one large event is not cut off for it; past the
   // cap the response is ended. Ending loses the subscriber nothing it can't get back: what was
@@ -85,7 +86,6 @@ function handleEvents(registry: ApiRegistry, req: IncomingMessage, res: ServerRe
   // (renderer/bridge/http-bridge.ts); either way `subscribe` replays what the registry's backlog
   // still holds after that cursor, and `api.ready` says `complete: false` when some of it was
   // evicted, which the bridge turns into a resync (`resync: !info.complete`).
-  let blocked = false;
   let live = false;
   let ended = false;
   // `stop` and `giveUp` run only once `sub` and `timer` exist (on close; past the replay).
@@ -95,21 +95,15 @@ function handleEvents(registry: ApiRegistry, req: IncomingMessage, res: ServerRe
     sub.unsubscribe();
   };
   const giveUp = (): void => {
-    const behind = Math.round(res.writableLength / 1048576);
+    const behind = Math.round(writer.backlog / 1048576);
     stop();
-    res.end(`: patchbay: this subscriber fell ${behind} MiB behind and the stream was ended; resume with Last-Event-ID or ?since=<cursor>\n\n`);
-  };
-  const send = (text: string): void => {
-    if (res.write(text) || blocked) return;
-    blocked = true;
-    res.once('drain', () => {
-      blocked = false;
-    });
+    writer.end(`patchbay: this subscriber fell ${behind} MiB behind and the stream was ended; resume with Last-Event-ID or ?since=<cursor>`);
   };
   const write = (channel: string, cursor: number, data: string): void => {
     if (ended) return;
-    if (live && blocked && res.writableLength > MAX_SUBSCRIBER_BACKLOG_BYTES) return giveUp();
-    send(`id: ${cursor}\nevent: ${channel}\ndata: ${data}\n\n`);
+    // API events are small: what waits is what the subscriber is behind by, judged by bytes alone.
+    if (live && writer.blocked && writer.backlog > MAX_SUBSCRIBER_BACKLOG_BYTES) return giveUp();
+    writer.event(data, String(cursor), channel);
   };
   const sub = registry.subscribe((e, data) => {
     if (data !== undefined) write(e.channel, e.cursor, data);
@@ -119,7 +113,7 @@ function handleEvents(registry: ApiRegistry, req: IncomingMessage, res: ServerRe
   // From here on the subscriber is held to the cap (the replay above is bounded by the backlog).
   live = true;
   const timer = setInterval(() => {
-    if (!blocked) send(': keepalive\n\n');
+    if (!writer.blocked) writer.comment('keepalive');
   }, keepAliveMs);
   timer.unref();
   res.once('close', stop);

@@ -1,43 +1,24 @@
 /**
- * A StreamSink on a node:http response: Server-Sent Events framing (PROTOCOL B). The only place
- * the session's streams meet HTTP.
+ * A StreamSink on a node:http response: the session's streams meet HTTP here, framed by the one
+ * SSE writer (protocol/sse-writer.ts), which also judges the client's pace.
  */
 import type { ServerResponse } from 'node:http';
+import { SseWriter } from '../protocol/sse-writer.js';
 import type { StreamSink } from './stream-sink.js';
 
 export function sseSink(res: ServerResponse): StreamSink {
+  const writer = new SseWriter(res);
   return {
-    open(headers) {
-      res.writeHead(200, {
-        ...headers,
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-cache, no-transform',
-        Connection: 'keep-alive',
-        // Reverse proxies (nginx) must not buffer a stream.
-        'X-Accel-Buffering': 'no',
-      });
-      res.flushHeaders();
-    },
-    message(eventId, json) {
-      return res.write(`id: ${eventId}\nevent: message\ndata: ${json}\n\n`);
-    },
-    onDrain(listener) {
-      res.once('drain', listener);
-    },
+    open: (headers) => writer.open(headers),
+    message: (eventId, json) => writer.event(json, eventId),
+    onDrain: (listener) => void writer.onDrain(listener),
     get backlog() {
-      return res.writableLength;
+      return writer.backlog;
     },
-    prime(eventId) {
-      res.write(`id: ${eventId}\ndata: \n\n`);
-    },
-    keepAlive() {
-      res.write(': keepalive\n\n');
-    },
-    end() {
-      res.end();
-    },
-    onClose(listener) {
-      res.once('close', listener);
-    },
+    stalled: (limits, now) => writer.stalled(limits, now),
+    prime: (eventId) => writer.prime(eventId),
+    keepAlive: () => writer.comment('keepalive'),
+    end: () => writer.end(),
+    onClose: (listener) => void res.once('close', listener),
   };
 }

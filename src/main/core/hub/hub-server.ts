@@ -24,7 +24,7 @@ import { ParamHeaderIndex } from './param-headers.js';
 import { notePrincipal } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import { Session, type SessionHost } from './session.js';
-import { DEFAULT_MAX_BACKLOG_BYTES, type StreamLimits } from './sse-stream.js';
+import { paceLimits, type StreamLimits } from './sse-stream.js';
 
 export interface HubOptions {
   host: string;
@@ -111,7 +111,7 @@ export class Hub {
         clients: (this.modernClients = new ModernClients(options.observer, 60_000)),
         paramHeaders: new ParamHeaderIndex(),
         requestTimeoutMs: options.requestTimeoutMs,
-        maxBacklogBytes: options.streamLimits.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES,
+        pace: paceLimits(options.streamLimits),
         replies: this.modernReplies,
         upstreamFor: (server) => this.modernFor(server),
         logger: options.logger,

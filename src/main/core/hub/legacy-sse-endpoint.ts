@@ -21,6 +21,7 @@ import type { HttpRoute } from '../protocol/http-route.js';
 import { accepts, sendError } from '../protocol/http-util.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 import { classify, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { SseWriter } from '../protocol/sse-writer.js';
 import { principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
@@ -50,47 +51,32 @@ export function legacySseRoutes(ctx: LegacySseContext): HttpRoute[] {
   ];
 }
 
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
-  // Reverse proxies (nginx) must not buffer a stream.
-  'X-Accel-Buffering': 'no',
-} as const;
-
 /**
- * One client's event stream: the HTTP response every stream of its session writes to. Events
- * carry no `id:` (the transport has no resumption) and no priming events (an event with empty
- * data would reach a 2024-11-05 client as a message it cannot parse).
+ * One client's event stream: the HTTP response every stream of its session writes to, through one
+ * SSE writer (protocol/sse-writer.ts). Events carry no `id:` (the transport has no resumption) and
+ * no priming events (an event with empty data would reach a 2024-11-05 client as a message it
+ * cannot parse).
  *
  * Flow control (as http-sink.ts, for streams that share one response): every sink's `message`
- * returns the write's result and its `backlog` is the response's, so whichever stream writes while
- * the client is not keeping up is told to wait, and the stream cap (sse-stream.ts) measures what
- * the whole connection leaves in the hub. One `drain` of the response releases every stream that
- * waits on it: a request stream and the standalone one, or several request streams, each counted
- * blocked by the session (session-streams.ts) and each unblocked here. The waiters are a set
- * behind one `drain` listener, so a stream that ends while blocked leaves nothing behind on a
- * response that may outlive many POSTs.
+ * returns the write's result and its pace is the response's, so whichever stream writes while the
+ * client is not keeping up is told to wait, and a stalled client is judged by what the whole
+ * connection leaves in the hub. One `drain` of the response releases every stream that waits on
+ * it: a request stream and the standalone one, or several request streams, each counted blocked
+ * by the session (session-streams.ts) and each unblocked here. A stream that ends while blocked
+ * takes its waiter with it, so nothing is left behind on a response that may outlive many POSTs.
  */
 class LegacyConnection {
   initializing = false;
   initialized = false;
+  private readonly writer: SseWriter;
   private readonly closeListeners = new Set<() => void>();
-  /** Streams whose write the response refused, waiting for its next `drain`. */
-  private readonly drainListeners = new Set<() => void>();
 
   constructor(
     readonly session: Session,
-    private readonly res: ServerResponse,
+    res: ServerResponse,
   ) {
-    res.on('drain', () => {
-      const waiting = [...this.drainListeners];
-      this.drainListeners.clear();
-      for (const listener of waiting) listener();
-    });
+    this.writer = new SseWriter(res);
     res.once('close', () => {
-      // A closed response never drains: its streams are released by their close listeners.
-      this.drainListeners.clear();
       for (const listener of [...this.closeListeners]) listener();
       this.closeListeners.clear();
     });
@@ -102,23 +88,20 @@ class LegacyConnection {
    * ended takes nothing, and nothing waits on it (its `close` releases its streams).
    */
   send(json: string): boolean {
-    if (this.res.writableEnded || this.res.destroyed) return true;
-    return this.res.write(`event: message\ndata: ${json}\n\n`);
+    return this.writer.event(json);
   }
 
   /** The session's standalone stream: opening it sends the status, the headers and the `endpoint` event. */
   mainSink(endpoint: string, cors: Record<string, string>): StreamSink {
-    const res = this.res;
+    const writer = this.writer;
     return this.sink({
       // The session's own headers (Mcp-Session-Id, Mcp-Protocol-Version) are Streamable HTTP's: not sent here.
       open: () => {
-        res.writeHead(200, { ...cors, ...SSE_HEADERS });
-        res.write(`event: endpoint\ndata: ${endpoint}\n\n`);
+        writer.open(cors);
+        writer.event(endpoint, undefined, 'endpoint');
       },
-      keepAlive: () => {
-        if (!res.writableEnded && !res.destroyed) res.write(': keepalive\n\n');
-      },
-      end: () => res.end(),
+      keepAlive: () => writer.comment('keepalive'),
+      end: () => writer.end(),
     });
   }
 
@@ -138,8 +121,8 @@ class LegacyConnection {
    * its listeners.
    */
   private sink(own: Pick<StreamSink, 'open' | 'keepAlive' | 'end'>): StreamSink {
-    const res = this.res;
-    let onDrain: (() => void) | undefined;
+    const writer = this.writer;
+    let forgetDrain: (() => void) | undefined;
     let onClose: (() => void) | undefined;
     return {
       // The transport has no event ids, so nothing is kept for a replay.
@@ -147,17 +130,17 @@ class LegacyConnection {
       open: own.open,
       message: (_eventId, json) => this.send(json),
       onDrain: (listener) => {
-        if (onDrain) this.drainListeners.delete(onDrain);
-        onDrain = listener;
-        this.drainListeners.add(listener);
+        forgetDrain?.();
+        forgetDrain = writer.onDrain(listener);
       },
       get backlog() {
-        return res.writableLength;
+        return writer.backlog;
       },
+      stalled: (limits, now) => writer.stalled(limits, now),
       prime: () => {},
       keepAlive: own.keepAlive,
       end: () => {
-        if (onDrain) this.drainListeners.delete(onDrain);
+        forgetDrain?.();
         if (onClose) this.closeListeners.delete(onClose);
         own.end();
       },

@@ -14,6 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, META } from '../../../shared/protocol.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import type { PaceLimits } from '../protocol/sse-writer.js';
 import type { ModernCall, ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
 import type { ModernClients } from './modern-clients.js';
 import { ModernReply, statusForError } from './modern-reply.js';
@@ -25,12 +26,8 @@ export interface ModernContext {
   clients: ModernClients;
   paramHeaders: ParamHeaderIndex;
   requestTimeoutMs: number;
-  /**
-   * Most bytes a reply's client that stopped reading may leave waiting in the hub before its call
-   * is given up: the hub's stream limit (`StreamLimits.maxBacklogBytes`, DEFAULT_MAX_BACKLOG_BYTES
-   * when unset), the same one a shared child's stream is held to.
-   */
-  maxBacklogBytes: number;
+  /** The pace a reply's client is held to (protocol/sse-writer.ts): the hub's stream limits, as for a shared child's stream. */
+  pace: PaceLimits;
   /** Streams open now, for keep-alives (the hub's tick). */
   replies: Set<ModernReply>;
   /** The server's ModernUpstream: its own (a modern server), or the hub's bridge (a legacy one). */
@@ -69,7 +66,7 @@ export async function handleModernPost(
     return;
   }
   const request = message;
-  const reply = new ModernReply(res, cors, ctx.maxBacklogBytes);
+  const reply = new ModernReply(res, cors, ctx.pace);
   const answerLocally = (code: number, text: string, data?: unknown): void => reply.final(JSON.stringify(errorResponse(request.id, code, text, data)), statusForError(code));
 
   if (request.method === 'tools/call') {

@@ -16,6 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
+import { DEFAULT_STALL_MS, SseWriter, type PaceLimits } from '../protocol/sse-writer.js';
 import { DEFAULT_MAX_BACKLOG_BYTES } from './sse-stream.js';
 
 /** HTTP statuses of the modern era's protocol-level errors; every other error stays in-band (200). */
@@ -37,9 +38,7 @@ export class ModernReply {
   /** True once an SSE stream started (headers sent). */
   private streaming = false;
   private finished = false;
-  /** A write was refused (the client is not keeping up) and the response has not drained since. */
-  private blocked = false;
-  lastWrite = Date.now();
+  private readonly writer: SseWriter;
   /**
    * The answer that ends this request gracefully when the hub shuts down: a `subscriptions/listen`
    * stream gets its successful response (subscriptions "Graceful Closure"); others get none.
@@ -49,9 +48,11 @@ export class ModernReply {
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: Record<string, string>,
-    /** Most bytes a client that stopped reading may leave waiting in the hub (the hub's stream limits). */
-    private readonly maxBacklogBytes: number = DEFAULT_MAX_BACKLOG_BYTES,
-  ) {}
+    /** The pace a client is held to (protocol/sse-writer.ts; the hub's stream limits). */
+    private readonly pace: PaceLimits = { maxBacklogBytes: DEFAULT_MAX_BACKLOG_BYTES, stallMs: DEFAULT_STALL_MS },
+  ) {
+    this.writer = new SseWriter(res);
+  }
 
   get done(): boolean {
     return this.finished;
@@ -63,24 +64,24 @@ export class ModernReply {
 
   /** Bytes written that the client has not taken yet. */
   get backlog(): number {
-    return this.res.writableLength;
+    return this.writer.backlog;
   }
 
   /**
-   * The client stopped reading and left more than `maxBacklogBytes` waiting: nothing more may be
-   * written but the call's final answer. Only a reply with a refused write since its last drain
-   * is measured, so a client that merely takes its time over one large message is never cut off
-   * for it (what pushed the backlog up was written; the next message is the one held to the cap).
+   * The client is judged stalled (protocol/sse-writer.ts: it took nothing for a while with more
+   * than the cap waiting behind what it reads, or let twice the cap pile up): nothing more may be
+   * written but the call's final answer. A client busy reading one large message is never judged
+   * stalled for it.
    */
   get overflowing(): boolean {
-    return this.blocked && !this.finished && this.res.writableLength > this.maxBacklogBytes;
+    return !this.finished && this.writer.stalled(this.pace);
   }
 
   /** A notification of the call: starts the stream if needed. */
   notification(json: string): void {
     if (this.finished) return;
     this.startStream();
-    this.write(`event: message\ndata: ${json}\n\n`);
+    this.writer.event(json);
   }
 
   /** Opens the stream at once with nothing in it (a `subscriptions/listen` stream, which may stay quiet). */
@@ -96,8 +97,8 @@ export class ModernReply {
     if (this.finished) return;
     this.finished = true;
     if (this.streaming) {
-      this.write(`event: message\ndata: ${json}\n\n`);
-      this.res.end();
+      this.writer.event(json);
+      this.writer.end();
       return;
     }
     this.res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
@@ -110,8 +111,10 @@ export class ModernReply {
     this.finished = true;
     if (!this.streaming) {
       this.res.writeHead(204, this.headers);
+      this.res.end();
+      return;
     }
-    this.res.end();
+    this.writer.end();
   }
 
   /** The hub is shutting down: the graceful answer when there is one, else the stream just ends. */
@@ -125,28 +128,12 @@ export class ModernReply {
    * idle (its client has bytes to take), and gets none.
    */
   keepAlive(now: number, idleMs: number): void {
-    if (this.streaming && !this.finished && !this.blocked && now - this.lastWrite >= idleMs) this.write(':\n\n');
+    if (this.streaming && !this.finished && !this.writer.blocked && now - this.writer.lastWrite >= idleMs) this.writer.comment();
   }
 
   private startStream(): void {
     if (this.streaming) return;
     this.streaming = true;
-    this.res.writeHead(200, {
-      ...this.headers,
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    this.res.flushHeaders();
-  }
-
-  private write(text: string): void {
-    this.lastWrite = Date.now();
-    if (this.res.write(text) || this.blocked) return;
-    this.blocked = true;
-    this.res.once('drain', () => {
-      this.blocked = false;
-    });
+    this.writer.open(this.headers);
   }
 }

@@ -17,8 +17,10 @@ const MAX_UNCLAIMED_STREAMS = 32;
 export interface SessionFlow {
   /** true: some stream's client is not keeping up; false: none is any more. */
   pause(paused: boolean): void;
-  /** A stream over its backlog cap: answer its requests with an error and end it. */
+  /** A stream whose client is stalled (sse-stream.ts): answer its requests with an error and end it. */
   overflowed(stream: SseStream): void;
+  /** Whether the upstream is held back (paused) while a client is behind, rather than outrun. */
+  holdsBack(): boolean;
 }
 
 export class SessionStreams implements StreamFlow {
@@ -52,6 +54,10 @@ export class SessionStreams implements StreamFlow {
 
   overflowed(stream: SseStream): void {
     this.flow.overflowed(stream);
+  }
+
+  get holdsBack(): boolean {
+    return this.flow.holdsBack();
   }
 
   /** A new stream for a POST that carries requests, attached to its sink. */

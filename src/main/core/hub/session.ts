@@ -93,6 +93,9 @@ export class Session {
     this.streams = new SessionStreams(host.streamLimits, {
       pause: (paused) => (paused ? this.upstream?.pause?.() : this.upstream?.resume?.()),
       overflowed: (stream) => this.streamOverflowed(stream),
+      // A connection that can pause is held back for a slow client; one that cannot (a shared
+      // child, a remote, a profile) is not, and a stalled client's stream is given up instead.
+      holdsBack: () => this.upstream?.pause !== undefined,
     });
     this.watch = host.watch(this);
   }
@@ -274,11 +277,12 @@ export class Session {
   }
 
   /**
-   * A stream whose client stopped reading went over its backlog cap (sse-stream.ts; only where
-   * the upstream cannot be held back for one session: a shared child, a remote). Its requests are
-   * answered with an error, written after everything the client has yet to read, and cancelled
-   * upstream; the stream ends (a GET stream stays resumable). The session's other streams, and
-   * the other sessions of a shared child, go on.
+   * A stream whose client is stalled (sse-stream.ts: it took nothing for a while with more than
+   * the cap waiting, or let twice the cap pile up; only where the upstream cannot be held back for
+   * one session: a shared child, a remote, a profile). Its open requests are answered with an
+   * error, written after everything the client has yet to read, and cancelled upstream; the
+   * stream ends (a GET stream stays resumable). The session's other streams, and the other
+   * sessions of a shared child, go on.
    */
   private streamOverflowed(stream: SseStream): void {
     const why = `patchbay: the client stopped reading this stream, and it was closed with ${Math.round(stream.backlog / 1048576)} MiB waiting in the hub, so that server '${this.serverId}' is not held up for other clients`;

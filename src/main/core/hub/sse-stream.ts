@@ -12,6 +12,7 @@
  */
 import { Ring } from '../lib/ring.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import { DEFAULT_STALL_MS, type PaceLimits } from '../protocol/sse-writer.js';
 import type { StreamSink } from './stream-sink.js';
 
 export interface StreamLimits {
@@ -20,14 +21,22 @@ export interface StreamLimits {
   /** Most bytes kept for replay, per stream. */
   maxBytes: number;
   /**
-   * Most bytes a client that stopped reading may leave waiting in the hub on one stream (default
-   * DEFAULT_MAX_BACKLOG_BYTES). Reached only where the producer cannot be held back (a shared
-   * child, a remote): the stream is then closed and its requests answered with an error.
+   * Most bytes a stalled client may leave waiting behind the message it is reading (default
+   * DEFAULT_MAX_BACKLOG_BYTES; see protocol/sse-writer.ts for how a client is judged stalled).
+   * Applies only where the producer cannot be held back (a shared child, a remote, a profile):
+   * the stream is then given up, its open requests answered with an error.
    */
   maxBacklogBytes?: number;
+  /** How long a client over that cap may take nothing before it is judged stalled (DEFAULT_STALL_MS). */
+  stallMs?: number;
 }
 
 export const DEFAULT_MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+/** The pace limits a stream's client is held to. */
+export function paceLimits(limits: Pick<StreamLimits, 'maxBacklogBytes' | 'stallMs'>): PaceLimits {
+  return { maxBacklogBytes: limits.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES, stallMs: limits.stallMs ?? DEFAULT_STALL_MS };
+}
 
 /** What a stream tells its session about its client's pace (session-streams.ts). */
 export interface StreamFlow {
@@ -35,7 +44,12 @@ export interface StreamFlow {
   blocked(stream: SseStream): void;
   /** It caught up (or went away): the producer may go on. */
   unblocked(stream: SseStream): void;
-  /** Over `maxBacklogBytes` while blocked: the stream must be given up. */
+  /**
+   * Whether the producer is held back while the client is behind (a per-session stdio child is
+   * paused): then nothing piles up, and the stream is never given up for its client's pace.
+   */
+  readonly holdsBack: boolean;
+  /** Its client is stalled (see StreamLimits): the stream must be given up. */
   overflowed(stream: SseStream): void;
 }
 
@@ -60,8 +74,9 @@ export class SseStream {
   private sentUpTo = 0;
   /** The sink said "wait" and has not drained since. */
   private blocked = false;
-  /** Given up for its backlog: what is still written is the hub's error answers. */
+  /** Given up for its client's pace: from then on only answers are written (the hub's errors, a late result). */
   private overflowed = false;
+  private readonly pace: PaceLimits;
   /** Its events are kept for a replay: false once a sink that cannot be resumed was attached. */
   private keep = true;
 
@@ -69,7 +84,9 @@ export class SseStream {
     readonly key: string,
     private readonly limits: StreamLimits,
     private readonly flow: StreamFlow,
-  ) {}
+  ) {
+    this.pace = paceLimits(limits);
+  }
 
   get attached(): boolean {
     return this.sink !== undefined;
@@ -107,13 +124,27 @@ export class SseStream {
     const n = this.next++;
     if (this.keep) this.remember(n, json);
     if (!this.sink) return;
-    // Only a blocked stream is measured: a large message to a client that reads is never refused.
-    if (this.blocked && !this.overflowed && (this.sink.backlog ?? 0) > (this.limits.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES)) {
-      this.overflowed = true;
-      this.flow.overflowed(this);
+    // An answer is always written, whatever the client's pace: it ends what the client waits for.
+    if (message !== undefined && !('method' in message)) {
+      this.writeEvent(n, json, message);
+      if (this.blocked) this.judgeStalled();
       return;
     }
+    if (this.overflowed || (this.blocked && this.judgeStalled())) return;
     this.writeEvent(n, json, message);
+  }
+
+  /**
+   * Whether the client is stalled, judged by its pace (protocol/sse-writer.ts) and only where the
+   * producer is not held back for it; a stalled stream is given up (StreamFlow.overflowed). Also
+   * run by the hub's tick, so a client that stops reading is given up even when nothing more comes.
+   */
+  judgeStalled(now = Date.now()): boolean {
+    const sink = this.sink;
+    if (this.overflowed || !sink || this.flow.holdsBack || !sink.stalled?.(this.pace, now)) return false;
+    this.overflowed = true;
+    this.flow.overflowed(this);
+    return true;
   }
 
   /** Bytes the attached client has not taken yet. */
@@ -156,8 +187,12 @@ export class SseStream {
     }
   }
 
-  /** Writes an SSE comment so idle connections and proxies stay up (P13). */
+  /** Writes an SSE comment so idle connections and proxies stay up (P13); a blocked stream is not idle. */
   keepAlive(now: number, idleMs: number): void {
+    if (this.blocked) {
+      this.judgeStalled(now);
+      return;
+    }
     if (this.sink && now - this.lastWrite >= idleMs) {
       this.lastWrite = now;
       this.sink.keepAlive();

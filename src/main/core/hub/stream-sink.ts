@@ -5,6 +5,7 @@
  * resumes from.
  */
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { PaceLimits } from '../protocol/sse-writer.js';
 
 export interface StreamSink {
   /** Starts the stream with the session's response headers; must reach the client at once (P10). */
@@ -27,6 +28,11 @@ export interface StreamSink {
   readonly resumable?: boolean;
   /** Bytes taken but not yet consumed (what a client that stopped reading leaves in the hub). */
   readonly backlog?: number;
+  /**
+   * Whether its consumer is judged stalled at these limits (protocol/sse-writer.ts: by what it
+   * failed to take over time, never by the size of one message). In-process sinks never are.
+   */
+  stalled?(limits: PaceLimits, now: number): boolean;
   /** A priming event: an id and no message, so a client can resume before any message (P9). */
   prime(eventId: string): void;
   /** Keeps an idle stream (and the proxies on its way) alive (P13). */

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspectorLiveStream, type CaptureEvent } from '../../../shared/api/inspector-contract.js';
 import { sendJson } from '../protocol/http-util.js';
+import { SseWriter } from '../protocol/sse-writer.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { historyEvents } from './history-read.js';
 import type { Inspector } from './inspector.js';
@@ -67,6 +68,7 @@ class LiveSubscriber {
   private closed = false;
   private off: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly writer: SseWriter;
 
   constructor(
     private readonly inspector: Inspector,
@@ -74,24 +76,26 @@ class LiveSubscriber {
     private readonly res: ServerResponse,
     private readonly filter: Filter,
     private readonly options: LiveRouteOptions,
-  ) {}
+  ) {
+    this.writer = new SseWriter(res);
+  }
 
   async start(cursor: number | undefined, cors: Record<string, string>): Promise<void> {
     const res = this.res;
-    res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    res.flushHeaders();
+    const writer = this.writer;
+    writer.open(cors);
     res.once('close', () => this.stop());
-    this.timer = setInterval(() => res.write(': keepalive\n\n'), this.options.keepAliveMs ?? 15_000);
+    this.timer = setInterval(() => writer.comment('keepalive'), this.options.keepAliveMs ?? 15_000);
     this.timer.unref();
     const now = this.inspector.lastSeq;
     const complete = cursor === undefined || cursor <= now;
     this.last = cursor === undefined || cursor > now ? now : cursor;
-    res.write(`event: ready\ndata: ${JSON.stringify({ cursor: this.last, complete })}\n\n`);
+    writer.event(JSON.stringify({ cursor: this.last, complete }), undefined, 'ready');
     try {
       await this.catchUp();
     } catch (err) {
-      res.write(`event: error\ndata: ${JSON.stringify({ message: `could not replay history: ${(err as Error).message}` })}\n\n`);
-      res.end();
+      writer.event(JSON.stringify({ message: `could not replay history: ${(err as Error).message}` }), undefined, 'error');
+      writer.end();
     }
   }
 
@@ -109,7 +113,7 @@ class LiveSubscriber {
   }
 
   private send(seq: number, data: string): void {
-    this.res.write(`id: ${seq}\nevent: capture\ndata: ${data}\n\n`);
+    this.writer.event(data, String(seq), 'capture');
   }
 
   /** Catches up from history and memory, then listens live; see the file comment. */
@@ -133,7 +137,7 @@ class LiveSubscriber {
         if (this.last === before) {
           // Neither memory nor disk has these any more (dropped, or past retention).
           const to = (inspector.memory.oldestSeq ?? inspector.lastSeq + 1) - 1;
-          this.res.write(`event: gap\ndata: ${JSON.stringify({ from: before + 1, to })}\n\n`);
+          this.writer.event(JSON.stringify({ from: before + 1, to }), undefined, 'gap');
           this.last = to;
         }
         continue;

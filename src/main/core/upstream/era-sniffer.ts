@@ -56,12 +56,15 @@ export class EraSniffer implements UpstreamConnection {
     this.current.send(message, raw);
   }
 
-  pause(): void {
-    this.current.pause?.();
+  /** As the connection in use has them: a sniffer that moved onto the bridge cannot be paused. */
+  get pause(): (() => void) | undefined {
+    const current = this.current;
+    return current.pause && (() => current.pause!());
   }
 
-  resume(): void {
-    this.current.resume?.();
+  get resume(): (() => void) | undefined {
+    const current = this.current;
+    return current.resume && (() => current.resume!());
   }
 
   close(): Promise<void> {
