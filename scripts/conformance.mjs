@@ -8,6 +8,8 @@
  *   3. "via profile" — through the same hub's aggregated endpoint of a profile that holds only
  *      the fixture, with prefixing off: http://127.0.0.1:<port>/mcp/@fixture (docs/profiles.md).
  * A scenario that passes direct but fails via the hub or the profile is a hub bug: exit 1.
+ * A scenario that fails direct (or did not run direct) is a fixture bug, not a hub bug, but it
+ * still counts as failed: nothing was verified for it, so it must not pass the run: exit 1.
  *
  *   node scripts/conformance.mjs [--scenario NAME]... [--direct-only] [--no-profile] [--hub-url URL] [--verbose]
  *
@@ -642,11 +644,17 @@ async function main() {
     );
   }
 
-  const fixtureBugs = rows.filter((r) => r.direct && !r.direct.ok);
+  // A scenario with no direct result (it ran only via the hub, e.g. after the direct run was
+  // killed) was not verified against the fixture either, so it fails like a fixture bug.
+  const fixtureBugs = rows.filter((r) => !r.direct?.ok);
   if (fixtureBugs.length > 0) {
-    console.log(`\nFailing DIRECTLY (fixture bugs — fix test/fixtures/everything-server.mjs):`);
-    for (const r of fixtureBugs)
-      if (r.direct) console.log(describeFailure(r.name, 'direct', r.direct));
+    console.log(
+      `\nFAIL DIRECTLY, i.e. in the fixture, not in the hub (fix test/fixtures/everything-server.mjs):`,
+    );
+    for (const r of fixtureBugs) {
+      const v = r.direct ?? { ok: false, warnings: 0, failed: [], error: 'not run directly' };
+      console.log(describeFailure(r.name, 'direct: in the fixture, not the hub', v));
+    }
   }
 
   if (!viaHub) {
@@ -672,12 +680,14 @@ async function main() {
     console.log(
       '\nnote: the hub left processes behind in its process group after it stopped (they were killed).',
     );
-  if (fixtureBugs.length > 0)
-    console.log(
-      `\nnote: ${fixtureBugs.length} scenario(s) fail directly; they are not counted against the hub.`,
-    );
-  const failed = regressions.length;
-  console.log(`\nconformance: ${rows.length - failed} passed, ${failed} failed`);
+  // Every scenario that failed anywhere counts: a fixture bug is not the hub's fault, but the run
+  // verified nothing for it, so it must not pass (nor be counted as passed).
+  const failed = fixtureBugs.length + regressions.length;
+  const split =
+    fixtureBugs.length > 0
+      ? ` (${fixtureBugs.length} directly, in the fixture; ${regressions.length} via hub or profile only)`
+      : '';
+  console.log(`\nconformance: ${rows.length - failed} passed, ${failed} failed${split}`);
   return failed > 0 ? 1 : 0;
 }
 

@@ -87,14 +87,21 @@ describe('timeline model', () => {
     expect(viewRows(model.rows, model.nested, { filter: { method: 'elicitation/create', errorsOnly: false } })).toEqual([0, 1]);
   });
 
-  it('keeps up with 100k messages without copying (well under a second)', () => {
+  // How fast is measured by the load e2e (e2e/load.spec.ts) and printed, never asserted here: a
+  // wall-clock bound fails on a busy machine and passes a slow algorithm on a fast one.
+  it('keeps 100k messages as one row per exchange, appended in place (the rows array is never copied)', () => {
     const model = new TimelineModel();
+    const rows = model.rows;
     const events: CaptureEvent[] = [];
     for (let i = 0; i < 25_000; i++) events.push(...exchange(i + 10, i % 2 ? 'tools/call' : 'resources/read'));
-    const t0 = performance.now();
-    for (let i = 0; i < events.length; i += 1000) model.add(events.slice(i, i + 1000));
-    const ms = performance.now() - t0;
-    expect(model.rows).toHaveLength(25_000);
-    expect(ms).toBeLessThan(1000);
+    expect(events).toHaveLength(100_000);
+    for (let i = 0; i < events.length; i += 1000) {
+      model.add(events.slice(i, i + 1000));
+      expect(model.rows).toBe(rows);
+    }
+    expect(rows).toHaveLength(25_000);
+    expect(rows.every((r) => r.kind === 'exchange' && r.status === 'ok' && r.responseSize === 300)).toBe(true);
+    expect(rows.at(-1)).toMatchObject({ seq: events.at(-4)!.seq, method: 'tools/call', responseSeq: events.at(-1)!.seq });
+    for (const e of events.slice(-4)) expect(model.indexOfSeq(e.seq)).toBe(24_999);
   });
 });

@@ -95,14 +95,38 @@ describe('/api/events flow control', () => {
     }
 
     // An EventSource reconnecting by itself repeats its URL's `since` and names the last event it
-    // got in Last-Event-ID: it resumes from the later of the two (nothing is replayed twice).
+    // got in Last-Event-ID: it resumes from the later of the two (nothing is replayed twice) and
+    // is replayed everything after it, as a live subscriber got it. A small flood's notifications,
+    // read live, are what it must get back.
     const { reader: fresh } = await subscribe(h);
     const newest = readyOf(await untilReady(fresh)).cursor;
+    const small = await apiCall<{ status: string }>(h, 'playground.request', { session, method: 'tools/call', params: { name: 'flood', arguments: { count: 5, bytes: 64 } } });
+    expect(small.value?.status).toBe('ok');
+    const { reader: probe } = await subscribe(h);
+    const end = readyOf(await untilReady(probe)).cursor;
+    await probe.cancel();
+    const live: SseEvent[] = [];
+    while (live.at(-1)?.id !== String(end)) {
+      const e = await fresh.nextEvent();
+      if (!e) throw new Error(`the live stream ended before cursor ${end}`);
+      live.push(e);
+    }
     await fresh.cancel();
-    const { reader: both } = await subscribe(h, { since: 0, lastEventId: newest });
+    expect(cursorsOf(live)).toEqual(Array.from({ length: end - newest }, (_, i) => newest + 1 + i));
+    const floodNotes = live.filter((e) => e.event === 'playground.serverMessage').map((e) => JSON.parse(e.data) as { session: string; message: { method: string; params?: { progress?: number } } });
+    expect(floodNotes.map((m) => [m.session, m.message.method, m.message.params?.progress])).toEqual([1, 2, 3, 4, 5].map((n) => [session, 'notifications/progress', n]));
+
+    const lastEventId = Number(live[1]!.id); // it got the first two live events
+    const { reader: both } = await subscribe(h, { since: 0, lastEventId });
     const after = await untilReady(both);
-    expect(readyOf(after).complete).toBe(true);
-    expect(cursorsOf(after).every((c) => c > newest)).toBe(true);
     await both.cancel();
+    const ready = readyOf(after);
+    expect(ready.complete).toBe(true);
+    // Everything after the last event it got, nothing skipped: what the live subscriber got (and
+    // whatever the engine said since, such as a status change, which is as much the subscriber's).
+    expect(ready.cursor).toBeGreaterThanOrEqual(end);
+    const replayed = after.filter((e) => e.event !== 'api.ready');
+    expect(cursorsOf(replayed)).toEqual(Array.from({ length: ready.cursor - lastEventId }, (_, i) => lastEventId + 1 + i));
+    expect(replayed.slice(0, end - lastEventId)).toEqual(live.slice(2));
   }, 60_000);
 });
