@@ -2,7 +2,8 @@
 /**
  * Holds N idle MCP sessions open for the memory workload, in its own process so that closing
  * them ends every connection too (the harness's keep-alive pool would otherwise keep idle sockets
- * to the hub for a minute and blur the "after" reading). Driven over IPC by bench/run.mjs:
+ * to the hub for a minute and blur the "after" reading). Driven over IPC by bench/run.mjs's
+ * memory workload (bench/workloads/memory.mjs):
  *
  *   node bench/lib/session-holder.mjs <url> <n> <maxOpenMs>
  *   → { opened, seconds }   once n sessions are initialized (each with its GET stream open)

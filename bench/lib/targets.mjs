@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Judging figures against targets, and the tables the benchmarks print: pure helpers shared by
- * bench/run.mjs and bench/relay.mjs (and unit-tested in test/bench/targets.test.ts).
+ * bench/run.mjs (its report, bench/report/) and bench/relay.mjs (and unit-tested in
+ * test/bench/targets.test.ts). The targets measured (hub, floor, gateways) are bench/targets/.
  *
  * A target is either a ratio to a reference figure (p50 ≤ 0.8× the floor's: `ratioGoal` 0.8 and
  * `ref` the floor's p50) or an absolute limit (≤ 150 ms: `limit` 150). Every judged row states the
