@@ -3,28 +3,52 @@
 /**
  * Runs the official MCP conformance suite 0.2 (`@modelcontextprotocol/conformance-next`, an npm
  * alias of @modelcontextprotocol/conformance@0.2.0-alpha.12) with its frozen requirement sets,
- * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against five targets:
+ * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against eight targets.
  *
- *   fixture     the dual-era fixture (test/fixtures/dual-era-server.mjs) over HTTP, directly;
- *   hub-stdio   `patchbay serve --no-auth` (built dist/) with the fixture as a stdio upstream,
- *               at /mcp/dual-stdio;
- *   hub-remote  the same hub with the fixture (HTTP mode) as a remote upstream `{ url }`,
- *               at /mcp/dual-remote;
- *   hub-profile the same hub's aggregated endpoint of a profile holding only the stdio fixture,
- *               names unprefixed, at /mcp/@dual (issue 15: a profile speaks both eras);
- *   relay       the sets' client scenarios: the suite starts its test server and runs
- *               test/fixtures/conformance-stdio-client.mjs, an SDK client on stdio that spawns
- *               `patchbay relay --url <that server>` and talks MCP through it, in the era the
- *               suite asks for.
+ * The dual-era fixture (test/fixtures/dual-era-server.mjs) is the server. Behind the hub it runs
+ * with `--server-requests legacy`: its 2025 tools that ask the client (test_sampling,
+ * test_elicitation, test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums) always
+ * send the 2025 request (`ctx.mcpReq.send({ method: 'sampling/createMessage', … })`), as a
+ * dual-era server written for 2025 does, so they work only when a 2025 client is served in the
+ * 2025 era (PROTOCOL Q11, fidelity: a client is served in its own era whenever the server speaks
+ * it); a hub that bridged the 2025 client to the server's 2026-07-28 era fails those four
+ * scenarios of the 2025-11-25 set. Each hub upstream is first reached, before the suite starts,
+ * by a client of a chosen era ("primed"), so the result never depends on which run came first,
+ * and both orders are run: every hub target must score both sets in full, whichever era's
+ * client reached its server first (the 2026-07-28 client, too, is to be served in its own era).
+ *
+ *   fixture                  the fixture over HTTP, directly (default mode: each era's own
+ *                            mechanism for asking the client);
+ *   fixture-legacy-requests  the fixture with `--server-requests legacy` over HTTP, directly:
+ *                            the baseline of the hub targets below;
+ *   hub-stdio                `patchbay serve --no-auth` (built dist/) with that fixture as a
+ *                            stdio upstream, first reached by a 2026-07-28 client (a
+ *                            `server/discover`), at /mcp/dual-stdio;
+ *   hub-remote               the same hub with that fixture (HTTP mode, a process of its own) as
+ *                            a remote upstream `{ url }`, first reached by a 2026-07-28 client,
+ *                            at /mcp/dual-remote;
+ *   hub-stdio-2025-first     as hub-stdio, but first reached by a 2025 client (`initialize`,
+ *                            `notifications/initialized`, DELETE), at /mcp/dual-stdio-2025-first;
+ *   hub-remote-2025-first    as hub-remote, first reached by a 2025 client, at
+ *                            /mcp/dual-remote-2025-first;
+ *   hub-profile              the same hub's aggregated endpoint of a profile holding only a stdio
+ *                            fixture of its own (`dual-profile`, the same mode, first reached by
+ *                            a 2026-07-28 client), names unprefixed, at /mcp/@dual (issue 15: a
+ *                            profile speaks both eras, and reaches each member in the client's);
+ *   relay                    the sets' client scenarios: the suite starts its test server and
+ *                            runs test/fixtures/conformance-stdio-client.mjs, an SDK client on
+ *                            stdio that spawns `patchbay relay --url <that server>` and talks MCP
+ *                            through it, in the era the suite asks for.
  *
  *   node scripts/conformance-sets.mjs [--target NAME]... [--set REVISION]...
  *        [--allow-short TARGET:SET]... [--jobs N] [--out DIR] [--scenario NAME]... [--verbose]
  *   node scripts/conformance-sets.mjs --install-only
  *
  * Defaults: every target, both sets, 4 suite processes at a time (--jobs): one per server
- * target and set (a `--requirements` run), then one per client scenario. The fixture and the
- * hub are started once. --scenario narrows every target to those scenarios (for debugging;
- * the score is then of that subset).
+ * target and set (a `--requirements` run), then one per client scenario. The fixtures and the
+ * hub are started once (one hub for every hub target: each has its own server entry, so its own
+ * era facts), and the hub targets' upstreams are primed before any run starts. --scenario
+ * narrows every target to those scenarios (for debugging; the score is then of that subset).
  *
  * Counting rule: a scenario passes only when its checks.json has at least one SUCCESS and no
  * FAILURE; for the relay also the stdio client must succeed (the suite's "CLIENT EXITED WITH
@@ -46,9 +70,13 @@ import { parse as parseYaml } from 'yaml';
 import {
   cleanup,
   ensureNode22,
+  eraOf,
   findChecks,
   installSignalHandlers,
   makeTempDir,
+  MODERN_VERSION,
+  primeLegacy,
+  primeModern,
   readChecks,
   ROOT,
   RunError,
@@ -71,15 +99,56 @@ const SUITE_CLI = join(SUITE_DIR, 'dist', 'index.js');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'dual-era-server.mjs');
 const CLIENT_DRIVER = join(ROOT, 'test', 'fixtures', 'conformance-stdio-client.mjs');
 const SETS = ['2025-11-25', '2026-07-28'];
-const SERVER_TARGETS = ['fixture', 'hub-stdio', 'hub-remote', 'hub-profile'];
+/** The fixture's mode behind the hub (and for `fixture-legacy-requests`): see the header. */
+const LEGACY_REQUESTS = ['--server-requests', 'legacy'];
+/**
+ * The hub targets: the hub's server entry behind each, how the hub reaches it, the fixture's
+ * extra arguments, the era of the client that reaches it first (`modern`: a 2026-07-28
+ * `server/discover`; `legacy`: a 2025 `initialize`), always at `/mcp/<server>`, and the endpoint
+ * the suite runs against (default `/mcp/<server>`).
+ * @typedef {{ server: string, upstream: 'stdio' | 'remote', args: string[], first: 'modern' | 'legacy', path?: string }} HubTarget
+ * @type {Record<string, HubTarget>}
+ */
+const HUB_TARGETS = {
+  'hub-stdio': { server: 'dual-stdio', upstream: 'stdio', args: LEGACY_REQUESTS, first: 'modern' },
+  'hub-remote': {
+    server: 'dual-remote',
+    upstream: 'remote',
+    args: LEGACY_REQUESTS,
+    first: 'modern',
+  },
+  'hub-stdio-2025-first': {
+    server: 'dual-stdio-2025-first',
+    upstream: 'stdio',
+    args: LEGACY_REQUESTS,
+    first: 'legacy',
+  },
+  'hub-remote-2025-first': {
+    server: 'dual-remote-2025-first',
+    upstream: 'remote',
+    args: LEGACY_REQUESTS,
+    first: 'legacy',
+  },
+  // The profile `dual` holds only this server, unprefixed (so the suite finds its tools by name).
+  'hub-profile': {
+    server: 'dual-profile',
+    upstream: 'stdio',
+    args: LEGACY_REQUESTS,
+    first: 'modern',
+    path: '@dual',
+  },
+};
+const SERVER_TARGETS = ['fixture', 'fixture-legacy-requests', ...Object.keys(HUB_TARGETS)];
 const TARGETS = [...SERVER_TARGETS, 'relay'];
 
 /**
  * Whole run, Node 22 install excluded: what is not started by then is reported as not run.
- * About 5 CPU-minutes in all (70 suite processes, most of them a client scenario with its stdio
- * client and relay): ~2.5 min on two idle cores, ~6 min on a machine loaded 6x over.
+ * About 5.5 CPU-minutes in all (76 suite processes, most of them a client scenario with its
+ * stdio client and relay; the 14 server runs take ~35 CPU-seconds and, passing, under 12 s each):
+ * ~3 min on two idle cores, ~6.5 min on a machine loaded 6x over. A hub target whose scenarios
+ * time out holds one of the --jobs slots for up to SERVER_RUN_BUDGET_MS.
  */
-const TOTAL_BUDGET_MS = 8 * 60_000;
+const TOTAL_BUDGET_MS = 9 * 60_000;
 /** One server scenario; passing ones take well under 5 s (server-sse-polling reads ~2 s). */
 const SERVER_SCENARIO_TIMEOUT_MS = 12_000;
 /** One `--requirements` server run (37 scenarios plus the not-scored ones). */
@@ -94,7 +163,7 @@ const remainingMs = () => started + TOTAL_BUDGET_MS - Date.now();
 
 function usage() {
   return (
-    'usage: node scripts/conformance-sets.mjs [--target fixture|hub-stdio|hub-remote|hub-profile|relay]... [--set 2025-11-25|2026-07-28]...\n' +
+    `usage: node scripts/conformance-sets.mjs [--target ${TARGETS.join('|')}]... [--set ${SETS.join('|')}]...\n` +
     '         [--allow-short TARGET:SET]... [--jobs N] [--out DIR] [--scenario NAME]... [--verbose]\n' +
     '       node scripts/conformance-sets.mjs --install-only   (only make sure .cache/node22 has the Node the suite needs)'
   );
@@ -385,9 +454,30 @@ function describe(v) {
   for (const check of v.failures.slice(0, 4)) {
     const msg = (check.errorMessage ?? check.description ?? check.name ?? '').replace(/\s+/g, ' ');
     lines.push(`      - [${check.id}] ${msg.slice(0, 240)}`);
+    const answered = toolError(check);
+    if (answered) lines.push(`        the tool answered with an error: ${answered.slice(0, 240)}`);
   }
   if (v.failures.length > 4) lines.push(`      … and ${v.failures.length - 4} more failing checks`);
   return lines.join('\n');
+}
+
+/**
+ * The text of the tool result a failing check saved, when the tool answered with an error
+ * (e.g. the fixture's "Sampling failed: …" when the server could not ask the client).
+ * @param {Check} check
+ * @returns {string | undefined}
+ */
+function toolError(check) {
+  const result = /** @type {{ result?: { isError?: unknown, content?: unknown } } | undefined} */ (
+    check.details
+  )?.result;
+  if (result?.isError !== true || !Array.isArray(result.content)) return undefined;
+  const text = result.content
+    .map((c) => (typeof c?.text === 'string' ? c.text : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text || undefined;
 }
 
 /**
@@ -408,7 +498,7 @@ function report(runs, allowShort) {
       passed === total ? '' : allowed(run.target, run.set) ? '  (short, allowed)' : '  SHORT';
     if (passed < total && !allowed(run.target, run.set)) short++;
     console.log(
-      `== ${run.target.padEnd(11)} ${run.set}: ${passed}/${total}${tag}   (not scored: ${nsPassed}/${notScored.length} pass; ${run.seconds.toFixed(1)} s)`,
+      `== ${run.target.padEnd(23)} ${run.set}: ${passed}/${total}${tag}   (not scored: ${nsPassed}/${notScored.length} pass; ${run.seconds.toFixed(1)} s)`,
     );
     for (const scenario of run.leg.required) {
       const v = run.results.get(scenario);
@@ -445,39 +535,62 @@ async function main() {
       `${relative(ROOT, SUITE_CLI)} is missing: run \`npm install\` (devDependency @modelcontextprotocol/conformance-next)`,
     );
   }
-  const needsBuild = opts.targets.some((t) => t !== 'fixture');
+  const needsBuild = opts.targets.some((t) => !t.startsWith('fixture'));
   if (needsBuild && !existsSync(join(ROOT, 'dist', 'main', 'cli', 'main.js')))
     throw new RunError('the CLI is not built (dist/main/cli/main.js): run `npm run build` first');
   const outRoot = opts.out ? resolve(opts.out) : undefined;
   if (outRoot) mkdirSync(outRoot, { recursive: true });
   const subset = opts.scenarios.length > 0;
 
-  // The systems under test. The direct target and the hub's remote upstream get a fixture
-  // process each: runs go in parallel, and a `subscriptions/listen` trigger reaches every
-  // stream open on its process.
+  // The systems under test. The direct targets and each remote upstream of the hub get a
+  // fixture process each: runs go in parallel, and a `subscriptions/listen` trigger reaches
+  // every stream open on its process.
   /** @type {Map<string, string>} target → MCP URL */
   const urls = new Map();
-  if (opts.targets.includes('fixture')) {
-    const direct = await startHttpFixture(FIXTURE);
-    urls.set('fixture', direct.url);
+  if (opts.targets.includes('fixture')) urls.set('fixture', (await startHttpFixture(FIXTURE)).url);
+  if (opts.targets.includes('fixture-legacy-requests')) {
+    const direct = await startHttpFixture(FIXTURE, LEGACY_REQUESTS);
+    urls.set('fixture-legacy-requests', direct.url);
   }
   /** @type {Awaited<ReturnType<typeof startHub>> | undefined} */
   let hub;
-  if (opts.targets.some((t) => t.startsWith('hub-'))) {
+  /** @type {Array<[string, HubTarget]>} */
+  const hubTargets = opts.targets.flatMap((t) => {
+    const spec = HUB_TARGETS[t];
+    return spec ? [/** @type {[string, HubTarget]} */ ([t, spec])] : [];
+  });
+  if (hubTargets.length > 0) {
     /** @type {Record<string, unknown>} */
     const mcpServers = {};
-    const profiled = opts.targets.includes('hub-profile');
-    if (opts.targets.includes('hub-stdio') || profiled)
-      mcpServers['dual-stdio'] = { command: process.execPath, args: [FIXTURE] };
-    if (opts.targets.includes('hub-remote')) {
-      const upstream = await startHttpFixture(FIXTURE);
-      mcpServers['dual-remote'] = { url: upstream.url };
+    for (const [, { server, upstream, args }] of hubTargets) {
+      mcpServers[server] =
+        upstream === 'stdio'
+          ? { command: process.execPath, args: [FIXTURE, ...args] }
+          : { url: (await startHttpFixture(FIXTURE, args)).url };
     }
-    // The profile holds the same stdio server; unprefixed, so the suite finds its tools by name.
-    hub = await startHub({ mcpServers, ...(profiled ? { profiles: { dual: { servers: ['dual-stdio'], prefix: false } } } : {}) });
-    if (opts.targets.includes('hub-stdio')) urls.set('hub-stdio', `${hub.base}/mcp/dual-stdio`);
-    if (opts.targets.includes('hub-remote')) urls.set('hub-remote', `${hub.base}/mcp/dual-remote`);
-    if (profiled) urls.set('hub-profile', `${hub.base}/mcp/@dual`);
+    const profiled = opts.targets.includes('hub-profile');
+    hub = await startHub({
+      mcpServers,
+      ...(profiled ? { profiles: { dual: { servers: ['dual-profile'], prefix: false } } } : {}),
+    });
+    const base = hub.base;
+    for (const [target, { server, path }] of hubTargets) {
+      urls.set(target, `${base}/mcp/${path ?? server}`);
+    }
+    // Each upstream is first reached by a client of its target's era, before any run starts:
+    // which era's client comes first is then never a race between the two sets' runs.
+    await Promise.all(
+      hubTargets.map(async ([target, { server, first }]) => {
+        const url = `${base}/mcp/${server}`;
+        const how =
+          first === 'modern'
+            ? `a ${MODERN_VERSION} client first (server/discover: supportedVersions ${JSON.stringify((await primeModern(url)).supportedVersions)})`
+            : `a 2025 client first (initialize at ${await primeLegacy(url)}, DELETE)`;
+        console.error(
+          `${LABEL}: ${target}: ${server} primed with ${how}; the hub's era for it: ${await eraOf(base, server)}`,
+        );
+      }),
+    );
   }
   for (const [target, url] of urls) console.error(`${LABEL}: ${target} at ${url}`);
 
@@ -523,8 +636,14 @@ async function main() {
           run.results.set(scenario, v);
           run.seconds = (Date.now() - first) / 1000;
           // A not-scored scenario (an extension the set lists but does not count) says so.
-          const verdictWord = v.ok ? 'pass' : leg.notScored.has(scenario) ? 'fail (not scored)' : 'FAIL';
-          console.error(`  ${verdictWord}  relay ${set} ${scenario} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+          const verdictWord = v.ok
+            ? 'pass'
+            : leg.notScored.has(scenario)
+              ? 'fail (not scored)'
+              : 'FAIL';
+          console.error(
+            `  ${verdictWord}  relay ${set} ${scenario} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+          );
         });
       }
     }

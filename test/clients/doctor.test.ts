@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientsError } from '../../src/main/core/clients/clients-error.js';
-import { runDoctor, type DoctorReport } from '../../src/main/core/clients/doctor.js';
+import { describeEra, runDoctor, type DoctorReport } from '../../src/main/core/clients/doctor.js';
 import { applyFix } from '../../src/main/core/clients/doctor-fixes.js';
 import { setLogSink } from '../../src/main/core/log/logger.js';
 import { tempMachine, testClients, type TempMachine, type TestClients, type TestClientsOptions } from './client-fixtures.js';
@@ -100,6 +100,21 @@ describe('doctor', () => {
     expect(check(report, 'server-era:b').title).toBe("server 'b': speaks the legacy era (2025 and earlier: initialize and sessions), pinned to 2025-06-18 in config.json");
     expect(check(report, 'server-era:c').title).toBe("server 'c': protocol era found out when the hub first connects (start the hub to see it)");
     expect(report.checks.some((x) => x.id === 'server-era:off')).toBe(false);
+  });
+
+  it('Q11: names both eras a server speaks, each fact with how the hub learned it, and says what is not asked yet', () => {
+    expect(describeEra({ era: 'both', legacy: { speaks: true, how: 'initialize' }, modern: { speaks: true, how: 'probe' }, versions: ['2026-07-28'] }, true)).toBe(
+      'speaks both protocol eras (2025: initialize and sessions; 2026-07-28: sessionless), each client in its own — 2025: yes (its answer to initialize), 2026-07-28: yes (its answer to a server/discover probe); supports 2026-07-28',
+    );
+    expect(describeEra({ era: 'legacy', legacy: { speaks: true, how: 'initialize' } }, true)).toBe(
+      'speaks the legacy era (2025 and earlier: initialize and sessions) — 2025: yes (its answer to initialize), 2026-07-28: not asked yet',
+    );
+    expect(describeEra({ era: 'modern', legacy: { speaks: false, how: 'initialize' }, modern: { speaks: true, how: 'initialize' } }, true)).toBe(
+      'speaks the modern era (2026-07-28: sessionless) — 2025: no (its answer to initialize), 2026-07-28: yes (its answer to initialize)',
+    );
+    expect(describeEra({ era: 'legacy', modern: { speaks: false, how: 'probe' } }, true)).toBe(
+      'speaks the legacy era (2025 and earlier: initialize and sessions) — 2025: not asked yet, 2026-07-28: no (its answer to a server/discover probe)',
+    );
   });
 
   it('reports a taken hub port when no hub runs', async () => {

@@ -318,11 +318,11 @@ async function dualEraRemote(era: 'modern' | 'legacy' | 'auto'): Promise<string>
 }
 
 describe.each(['modern', 'legacy', 'auto'] as const)('patchbay relay --url to a %s-era remote', (era) => {
-  // The era that serves the call at the remote. The embedded engine settles a remote's era with a
-  // server/discover probe before anything else (PROTOCOL Q7): a modern-only or dual-era remote is
-  // modern, and a legacy client is bridged to it (Q9); a legacy-only remote serves a modern client
-  // through the bridge (Q8).
-  const servedFor = (_client: 'legacy' | 'modern'): string => (era === 'legacy' ? 'legacy' : 'modern');
+  // The era that serves the call at the remote. Each client is served in its own era whenever the
+  // remote speaks it (PROTOCOL Q11): a dual-era remote serves a legacy client as legacy and a
+  // modern one as modern; a modern-only remote serves a legacy client through the bridge (Q9), a
+  // legacy-only one a modern client (Q8).
+  const servedFor = (client: 'legacy' | 'modern'): string => (era === 'auto' ? client : era);
 
   it('serves a legacy stdio client', async () => {
     const url = await dualEraRemote(era);

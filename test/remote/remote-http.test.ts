@@ -74,8 +74,9 @@ describe('remote Streamable HTTP upstream', () => {
     const del = await client.delete();
     expect(del.status).toBeLessThan(300);
     const seen = await remote.debug<RecordedRequest[]>('/_debug/requests');
-    // The hub's era probe (one modern server/discover, cached for the server) is not of the session.
-    expect(seen.filter((r) => (r.rpc ?? []).includes('server/discover'))).toHaveLength(1);
+    // A 2025 client's session is never preceded by a modern probe: its own initialize tells the
+    // hub the server speaks the 2025 era (PROTOCOL Q11).
+    expect(seen.filter((r) => (r.rpc ?? []).includes('server/discover'))).toHaveLength(0);
     const after = seen.filter((r) => r.path === '/mcp' && !(r.rpc ?? []).includes('initialize') && !(r.rpc ?? []).includes('server/discover'));
     for (const r of after) expect(headerOf(r, 'mcp-protocol-version')).toBe(client.protocolVersion);
     expect(after.some((r) => r.method === 'DELETE' && headerOf(r, 'mcp-session-id'))).toBe(true);

@@ -21,10 +21,22 @@ export const serverErrorSchema = z.object({
 });
 
 /** The protocol era a server speaks, as the hub knows it (2026-07-28 basic/versioning). */
-export const serverEraSchema = z.object({
-  era: z.enum(['legacy', 'modern']),
-  /** How it was decided: the config pins it, a `server/discover` probe, or an `initialize` refused as modern-only. */
+/** One thing the hub knows of a server's eras: whether it speaks one, and how that was learned. */
+export const eraFactSchema = z.object({
+  speaks: z.boolean(),
+  /** The config says so, a `server/discover` probe, or the server's answer to an `initialize`. */
   how: z.enum(['config', 'probe', 'initialize']),
+});
+
+/**
+ * The protocol eras a server speaks, as far as the hub knows (PROTOCOL Q11): two facts learned
+ * independently — speaks 2025 (`legacy`: initialize and sessions), speaks 2026-07-28 (`modern`) —
+ * each absent until learned. `era` sums them up: `both`, or the one era it speaks.
+ */
+export const serverEraSchema = z.object({
+  era: z.enum(['legacy', 'modern', 'both']),
+  legacy: eraFactSchema.optional(),
+  modern: eraFactSchema.optional(),
   /** The revisions the server says it supports, when it said. */
   versions: z.array(z.string()).optional(),
   /** The revision the config pins (`protocol: "2025-06-18"`). */
@@ -110,6 +122,7 @@ export type ServerState = z.infer<typeof serverStateSchema>;
 export type ServerStatus = z.infer<typeof serverStatusSchema>;
 export type ServerError = z.infer<typeof serverErrorSchema>;
 export type ServerEra = z.infer<typeof serverEraSchema>;
+export type EraFactInfo = z.infer<typeof eraFactSchema>;
 export type ServerDetail = z.infer<typeof serverDetailSchema>;
 export type ServerTestResult = z.infer<typeof serverTestResultSchema>;
 export type ImportResult = z.infer<typeof importResultSchema>;

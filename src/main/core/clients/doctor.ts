@@ -168,7 +168,9 @@ async function serverEraChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
   for (const [id, server] of servers) {
     const pinned = eraOfSetting(server.protocol);
-    const era: ServerEra | undefined = known?.[id] ?? (pinned && { ...pinned, how: 'config' });
+    const era: ServerEra | undefined =
+      known?.[id] ??
+      (pinned && { era: pinned.era, legacy: { speaks: pinned.era === 'legacy', how: 'config' }, modern: { speaks: pinned.era === 'modern', how: 'config' }, ...(pinned.pinned ? { pinned: pinned.pinned } : {}) });
     out.push({ id: `server-era:${id}`, area: 'servers', status: 'info', title: `server '${id}': ${describeEra(era, known !== undefined)}` });
   }
   return out;
@@ -176,10 +178,17 @@ async function serverEraChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
 
 export function describeEra(era: ServerEra | undefined, hubAsked: boolean): string {
   if (!era) return hubAsked ? 'protocol era not known yet (found out on its first connection)' : 'protocol era found out when the hub first connects (start the hub to see it)';
-  const name = era.era === 'modern' ? 'modern era (2026-07-28: sessionless)' : 'legacy era (2025 and earlier: initialize and sessions)';
-  const how = era.how === 'config' ? (era.pinned ? `pinned to ${era.pinned} in config.json` : 'set in config.json') : era.how === 'probe' ? 'it answered the server/discover probe' : 'its answer to initialize';
+  const name =
+    era.era === 'both'
+      ? 'both protocol eras (2025: initialize and sessions; 2026-07-28: sessionless), each client in its own'
+      : era.era === 'modern'
+        ? 'the modern era (2026-07-28: sessionless)'
+        : 'the legacy era (2025 and earlier: initialize and sessions)';
   const versions = era.versions?.length ? `; supports ${era.versions.join(', ')}` : '';
-  return `speaks the ${name}, ${how}${versions}`;
+  if (era.legacy?.how === 'config' && era.modern?.how === 'config') return `speaks ${name}, ${era.pinned ? `pinned to ${era.pinned}` : 'set'} in config.json${versions}`;
+  const fact = (label: string, f: ServerEra['legacy']): string =>
+    !f ? `${label}: not asked yet` : `${label}: ${f.speaks ? 'yes' : 'no'} (${f.how === 'config' ? 'config.json' : f.how === 'probe' ? 'its answer to a server/discover probe' : 'its answer to initialize'})`;
+  return `speaks ${name} — ${fact('2025', era.legacy)}, ${fact('2026-07-28', era.modern)}${versions}`;
 }
 
 /** Whether `port` on 127.0.0.1 can be bound right now. */

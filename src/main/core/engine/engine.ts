@@ -153,8 +153,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       sessionCounts: () => hub.sessionCounts(),
       childCount: (id) => registry.get(id)?.childCount ?? 0,
       eraOf: (id) => {
-        const verdict = registry.get(id)?.era;
-        return verdict && eraStatus(verdict);
+        const facts = registry.get(id)?.era;
+        return facts && eraStatus(facts);
       },
     },
     api,

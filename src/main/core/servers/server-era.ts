@@ -1,9 +1,17 @@
 /**
- * Which protocol era a configured server speaks (2026-07-28 basic/versioning, "Backward
- * Compatibility"): the config may say (`protocol`), else the hub finds out — a `server/discover`
- * request with a modern envelope. A DiscoverResult, or a recognized modern error, means modern;
- * any other error (or, on stdio, silence) means legacy. The verdict is a property of the server,
- * kept for the runtime's life (one process / one origin), and shown in the server's status.
+ * Which protocol eras a configured server speaks (2026-07-28 basic/versioning, "Backward
+ * Compatibility"; PROTOCOL Q11). A server may speak both, so the hub knows two facts, learned
+ * independently, never one verdict:
+ *
+ * - speaks 2025 (the legacy era): an `initialize` it answered with a result says yes; one it
+ *   refused naming only modern revisions says no (upstream/era-sniffer.ts);
+ * - speaks 2026-07-28 (the modern era): a `server/discover` it answered says yes; a refusal only a
+ *   legacy server gives (or, on stdio, silence) says no (`probeEra` below).
+ *
+ * The config may pin either (`protocol`). A client is served in its own era whenever the server
+ * speaks it; a bridge is chosen only when the server is known not to. Unknown means "try it": the
+ * first 2025 client's initialize goes to the server as it is, the first 2026 client's request
+ * waits for one probe. So the order in which clients arrive never changes what a client gets.
  */
 import type { ServerEra } from '../../../shared/api/servers-contract.js';
 import { eraOfSetting, META, MODERN_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
@@ -14,10 +22,17 @@ import type { ModernUpstream } from '../upstream/modern-upstream.js';
 
 export type Era = 'legacy' | 'modern';
 
-export interface EraVerdict {
-  era: Era;
-  /** How it was decided: the config said so, a `server/discover` probe, or an `initialize` refused as modern-only. */
+/** One fact: whether the server speaks an era, and how that was learned. */
+export interface EraFact {
+  speaks: boolean;
+  /** The config said so, a `server/discover` probe, or its answer to an `initialize`. */
   how: 'config' | 'probe' | 'initialize';
+}
+
+/** What the hub knows of a server's eras; a fact is absent until it is learned. */
+export interface EraFacts {
+  legacy?: EraFact;
+  modern?: EraFact;
   /** The server's DiscoverResult, when it answered one. */
   discover?: Record<string, unknown>;
   /** The revisions the server says it supports, when it said. */
@@ -26,18 +41,30 @@ export interface EraVerdict {
   pinned?: string;
 }
 
-/** The verdict as the server's status shows it (without the DiscoverResult). */
-export function eraStatus(verdict: EraVerdict): ServerEra {
-  const out: ServerEra = { era: verdict.era, how: verdict.how };
-  if (verdict.versions) out.versions = verdict.versions;
-  if (verdict.pinned) out.pinned = verdict.pinned;
+/**
+ * The facts as the server's status shows them, or undefined while nothing is known. `era` sums
+ * them up: both, or the one it speaks; an era it is known not to speak leaves the other (every MCP
+ * server speaks one).
+ */
+export function eraStatus(facts: EraFacts): ServerEra | undefined {
+  const { legacy, modern } = facts;
+  if (!legacy && !modern) return undefined;
+  const era = legacy?.speaks && modern?.speaks ? 'both' : legacy?.speaks ? 'legacy' : modern?.speaks ? 'modern' : legacy ? 'modern' : 'legacy';
+  const out: ServerEra = { era };
+  if (legacy) out.legacy = { ...legacy };
+  if (modern) out.modern = { ...modern };
+  if (facts.versions) out.versions = facts.versions;
+  if (facts.pinned) out.pinned = facts.pinned;
   return out;
 }
 
-/** The verdict the config gives, or undefined for `auto` (find out). */
-export function configuredVerdict(protocol: string | undefined): EraVerdict | undefined {
+/** The facts the config gives (`protocol` pins an era: the other is then not spoken), or none for `auto`. */
+export function configuredFacts(protocol: string | undefined): EraFacts {
   const set = eraOfSetting(protocol);
-  return set && { ...set, how: 'config' };
+  if (!set) return {};
+  const facts: EraFacts = { legacy: { speaks: set.era === 'legacy', how: 'config' }, modern: { speaks: set.era === 'modern', how: 'config' } };
+  if (set.pinned) facts.pinned = set.pinned;
+  return facts;
 }
 
 /** A `server/discover` request with the hub's modern envelope. */
@@ -65,11 +92,19 @@ export interface ProbeOptions {
   silenceIsLegacy: boolean;
 }
 
+/** What a `server/discover` probe learned: whether the server speaks the modern era, and what it said. */
+export interface ProbeResult {
+  modern: boolean;
+  discover?: Record<string, unknown>;
+  versions?: string[];
+}
+
 /**
- * Asks the server its era over a modern channel. Resolves with a verdict, or rejects when the
- * server could not be asked at all (not started, unreachable, refused credentials): no verdict.
+ * Asks the server over a modern channel whether it speaks the modern era. Resolves with the
+ * answer, or rejects when the server could not be asked at all (not started, unreachable, refused
+ * credentials): nothing learned.
  */
-export async function probeEra(channel: ModernUpstream, opts: ProbeOptions): Promise<EraVerdict> {
+export async function probeEra(channel: ModernUpstream, opts: ProbeOptions): Promise<ProbeResult> {
   const request = discoverRequest(`patchbay-discover-${Date.now()}`, opts.version);
   let cancel: (() => void) | undefined;
   const answer = new Promise<{ message: JsonRpcResponse; local: boolean; status?: number }>((resolve) => {
@@ -85,13 +120,13 @@ export async function probeEra(channel: ModernUpstream, opts: ProbeOptions): Pro
   const outcome = await withTimeout(answer, opts.timeoutMs, () => undefined);
   if (outcome === undefined) {
     cancel?.();
-    if (opts.silenceIsLegacy) return { era: 'legacy', how: 'probe' };
+    if (opts.silenceIsLegacy) return { modern: false };
     throw new Error(`server '${opts.serverId}' did not answer server/discover within ${Math.round(opts.timeoutMs / 1000)}s`);
   }
   const { message, local } = outcome;
   const result = (message as { result?: Record<string, unknown> }).result;
   if (result && Array.isArray(result.supportedVersions)) {
-    return { era: 'modern', how: 'probe', discover: result, versions: (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') };
+    return { modern: true, discover: result, versions: (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') };
   }
   const error = (message as { error?: { code?: number; message?: string; data?: unknown } }).error;
   if (local) {
@@ -99,12 +134,12 @@ export async function probeEra(channel: ModernUpstream, opts: ProbeOptions): Pro
     // plain 400) is legacy evidence; the hub's own answers otherwise (the child died, the remote
     // was unreachable, credentials refused) are not evidence at all.
     const cause = (error?.data as { cause?: unknown } | undefined)?.cause;
-    if (cause === 'http' && (error?.data as { status?: number }).status !== 401) return { era: 'legacy', how: 'probe' };
+    if (cause === 'http' && (error?.data as { status?: number }).status !== 401) return { modern: false };
     throw new Error(error?.message ?? `server '${opts.serverId}' could not be probed`);
   }
   if (isModernError(error)) {
     const versions = supportedVersionsOf(error);
-    return { era: 'modern', how: 'probe', ...(versions ? { versions } : {}) };
+    return { modern: true, ...(versions ? { versions } : {}) };
   }
-  return { era: 'legacy', how: 'probe' };
+  return { modern: false };
 }

@@ -18,7 +18,7 @@ import { SharedUpstream } from '../upstream/shared-upstream.js';
 import { StdioUpstream, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 import { WarmPool } from '../upstream/warm-pool.js';
-import { configuredVerdict, probeEra, type EraVerdict } from './server-era.js';
+import { configuredFacts, probeEra, type EraFacts } from './server-era.js';
 
 export interface ServerRuntimeDeps {
   /** Resolves `${secret:NAME}` references; runs each time a child is started. */
@@ -43,9 +43,9 @@ export class ServerRuntime implements ServerPort {
   private readonly shared: SharedUpstream | undefined;
   private readonly live = new Set<StdioUpstream>();
   private closing = false;
-  /** The era verdict: from the config, else learned (server-era.ts). */
-  private verdict: EraVerdict | undefined;
-  private probing: Promise<EraVerdict> | undefined;
+  /** Which eras the server speaks: from the config, else learned, each on its own (server-era.ts). */
+  private readonly facts: EraFacts;
+  private probing: Promise<boolean> | undefined;
   /** Modern requests to a modern server, passed through: one per runtime. */
   private passThrough: Promise<ModernUpstream> | undefined;
 
@@ -58,30 +58,34 @@ export class ServerRuntime implements ServerPort {
     const spares = isStdioServer(config) && !config.shared && !config.stateless ? config.warmSpare ?? true : false;
     const max = spares === true ? DEFAULT_MAX_SPARES : spares === false ? 0 : spares;
     if (max > 0) this.pool = new WarmPool({ spawn: () => this.spawn(), max, idleMs: deps.spareIdleMs ?? 60_000 });
+    this.facts = configuredFacts(config.protocol);
     // The legacy HTTP+SSE transport exists only in the legacy era: pinning it pins the era.
-    this.verdict = configuredVerdict(config.protocol) ?? (!isStdioServer(config) && transportOf(config) === 'sse' ? { era: 'legacy', how: 'config' } : undefined);
+    if (!this.facts.legacy && !isStdioServer(config) && transportOf(config) === 'sse') {
+      this.facts.legacy = { speaks: true, how: 'config' };
+      this.facts.modern = { speaks: false, how: 'config' };
+    }
   }
 
-  /** What is known of the server's protocol era (undefined: not found out yet). */
-  get era(): EraVerdict | undefined {
-    return this.verdict;
+  /** What is known of the eras the server speaks (each fact absent until learned). */
+  get era(): EraFacts {
+    return this.facts;
   }
 
   /**
    * Where a modern client's requests go: straight to the server when it speaks the modern era;
-   * undefined when it speaks the legacy one (the hub then bridges, over `connect()`). Finds the
-   * era out first when nobody knows it yet.
+   * undefined when it does not (the hub then bridges, over `connect()`). Asks the server first
+   * when nobody knows yet, whatever is known of its legacy side (PROTOCOL Q11).
    */
   async modernUpstream(): Promise<ModernUpstream | undefined> {
-    const verdict = this.verdict ?? (await this.probe());
-    return verdict.era === 'modern' ? this.modernChannel() : undefined;
+    const speaks = this.facts.modern?.speaks ?? (await this.probe());
+    return speaks ? this.modernChannel() : undefined;
   }
 
-  private probe(): Promise<EraVerdict> {
+  private probe(): Promise<boolean> {
     this.probing ??= (async () => {
       const channel = await this.modernChannel();
       const stdio = isStdioServer(this.config);
-      const verdict = await probeEra(channel, {
+      const found = await probeEra(channel, {
         serverId: this.id,
         version: PATCHBAY_VERSION,
         // The same for stdio: the wait includes the child's start (several seconds for an npx
@@ -91,15 +95,17 @@ export class ServerRuntime implements ServerPort {
         silenceIsLegacy: stdio,
       });
       // Debug: `relay --url` prints nothing on a normal start (its stderr lands in the client's log).
-      this.deps.logger.debug(`server '${this.id}' speaks the ${verdict.era} protocol era${verdict.versions ? ` (${verdict.versions.join(', ')})` : ''}`);
-      if (verdict.era === 'legacy') {
+      this.deps.logger.debug(`server '${this.id}' ${found.modern ? 'speaks' : 'does not speak'} the 2026-07-28 protocol era (server/discover)${found.versions ? `: ${found.versions.join(', ')}` : ''}`);
+      if (!found.modern) {
         // A legacy child that got a request before initialize may be in any state: not reused.
         const stale = this.passThrough;
         this.passThrough = undefined;
         void stale?.then((c) => c.close());
       }
-      this.verdict = verdict;
-      return verdict;
+      this.facts.modern ??= { speaks: found.modern, how: 'probe' };
+      if (found.discover) this.facts.discover = found.discover;
+      if (found.versions) this.facts.versions = found.versions;
+      return this.facts.modern.speaks;
     })().finally(() => {
       this.probing = undefined;
     });
@@ -153,23 +159,28 @@ export class ServerRuntime implements ServerPort {
   }
 
   /**
-   * A connection for a legacy client's session. A modern-era server is reached through the
-   * bridge (modern-bridge-upstream.ts). While the era is unknown, a remote is probed first (one
-   * cheap request); a stdio server is not (a silent legacy one would hold every first session up
-   * for the probe's timeout): its first sessions' initialize answers tell (era-sniffer.ts).
+   * A connection for a legacy (2025) client's session: to the server itself unless it is known
+   * not to speak the legacy era, and then through the bridge (modern-bridge-upstream.ts). While
+   * that is unknown the client's own initialize asks (era-sniffer.ts): nothing is probed first,
+   * since a silent legacy server would hold every first session up for a probe's timeout, and
+   * what a `server/discover` says tells nothing of the legacy side (PROTOCOL Q11).
    */
   async connect(): Promise<UpstreamConnection> {
     if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
-    if (!this.verdict && !isStdioServer(this.config)) await this.probe().catch(() => undefined);
-    if (this.verdict?.era === 'modern') return new ModernBridgeUpstream(this.id, await this.modernChannel());
+    if (this.facts.legacy?.speaks === false) return new ModernBridgeUpstream(this.id, await this.modernChannel());
     const connection = await this.legacyConnection();
-    if (this.verdict || !isStdioServer(this.config) || this.shared) return connection;
+    if (this.facts.legacy) return connection;
     return new EraSniffer(
       connection,
       (found) => {
-        if (this.verdict) return;
-        this.verdict = found.era === 'modern' ? { era: 'modern', how: 'initialize', versions: found.versions } : { era: 'legacy', how: 'initialize' };
-        this.deps.logger.debug(`server '${this.id}' speaks the ${found.era} protocol era (its answer to initialize)`);
+        if (this.facts.legacy) return;
+        this.facts.legacy = { speaks: found.era === 'legacy', how: 'initialize' };
+        if (found.era === 'modern') {
+          // Its refusal named the modern revisions it speaks.
+          this.facts.modern ??= { speaks: true, how: 'initialize' };
+          this.facts.versions ??= found.versions;
+        }
+        this.deps.logger.debug(`server '${this.id}' ${found.era === 'legacy' ? 'speaks' : 'does not speak'} the 2025 protocol era (its answer to initialize)`);
       },
       async () => new ModernBridgeUpstream(this.id, await this.modernChannel()),
     );

@@ -1,15 +1,17 @@
 /**
- * The first legacy session of a stdio server whose era nobody knows yet (`protocol: auto`): the
- * hub does not probe first (a silent legacy server would make every first session wait for the
- * probe's timeout); it sends the client's `initialize` as usual and reads the answer. A result, or
- * an ordinary error, means the server speaks the legacy era (or both), and the connection goes on
- * as it is. A refusal that names only modern revisions (an unsupported-version error listing
- * 2026-07-28, SEP-2575) means a modern-only server: the verdict is reported, and the session is
- * moved, unknowingly, onto the bridge (modern-bridge-upstream.ts), where its initialize is sent
- * again and answered from `server/discover`.
+ * A legacy session of a server nobody knows yet to speak the legacy era (`protocol: auto`; stdio,
+ * shared or remote alike): the hub does not probe first (a silent legacy server would make every
+ * first session wait for the probe's timeout, and a `server/discover` answer says nothing of the
+ * legacy side); it sends the client's `initialize` as usual and reads the answer. A result means
+ * the server speaks the legacy era (perhaps besides the modern one), and the connection goes on as
+ * it is. A refusal that shows a modern-only server (an unsupported-version error naming only
+ * modern revisions, SEP-2575, or another error only the modern era has) is reported, and the
+ * session is moved, unknowingly, onto the bridge (modern-bridge-upstream.ts), where its initialize
+ * is sent again and answered from `server/discover`. An ordinary error tells nothing.
  */
 import { isModernVersion } from '../../../shared/protocol.js';
 import { isRequest, type JsonRpcMessage, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { isModernError, supportedVersionsOf } from '../protocol/modern.js';
 import type { UpstreamConnection } from './upstream.js';
 
 export type SnifferVerdict = { era: 'legacy' } | { era: 'modern'; versions: string[] };
@@ -111,10 +113,16 @@ export class EraSniffer implements UpstreamConnection {
   }
 }
 
-/** The modern revisions a refused initialize names, when it names only modern ones. */
+/**
+ * The modern revisions a refused initialize names, when it shows a modern-only server: an error
+ * whose `supported` list names only modern revisions, or a modern error (a code only the modern
+ * era defines) that names none (then: none known, `[]`). A dual-era server answers initialize, and
+ * a legacy one never answers it with a modern error.
+ */
 function modernOnlyRefusal(answer: JsonRpcResponse): string[] | undefined {
-  const supported = (answer.error?.data as { supported?: unknown } | undefined)?.supported;
-  if (!Array.isArray(supported) || supported.length === 0) return undefined;
-  const versions = supported.filter((v): v is string => typeof v === 'string');
-  return versions.length === supported.length && versions.every(isModernVersion) ? versions : undefined;
+  const error = answer.error;
+  if (!error) return undefined;
+  const supported = supportedVersionsOf(error);
+  if (supported === undefined) return isModernError(error) ? [] : undefined;
+  return supported.length > 0 && supported.every(isModernVersion) ? supported : undefined;
 }

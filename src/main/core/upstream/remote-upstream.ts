@@ -248,6 +248,21 @@ export class RemoteUpstream implements UpstreamConnection {
       }
       return this.dispatch(message, attempt + 1);
     }
+    // A refusal whose body is the server's own JSON-RPC error (a modern-only server's -32022 to
+    // an initialize, SEP-2575) is the server's answer: passed on as it is, not as "HTTP 400", so
+    // the client (and the hub's era sniffer) reads what the server said (PROTOCOL: upstream errors
+    // pass through untouched).
+    const answered = isRequest(message) ? serverErrorOf(err) : undefined;
+    if (answered && isRequest(message)) {
+      const key = idKey(message.id);
+      const entry = this.pending.get(key);
+      if (!entry) return;
+      this.pending.delete(key);
+      clearTimeout(entry.timer);
+      const reply = errorResponse(message.id, answered.code, answered.message, answered.data);
+      this.onmessage?.(reply, JSON.stringify(reply), false);
+      return;
+    }
     this.failMessage(message, err);
   }
 
@@ -493,11 +508,18 @@ export class RemoteUpstream implements UpstreamConnection {
 
 /** Whether an HTTP error's body is a modern server's JSON-RPC error (SdkHttpError keeps the body as `data.text`). */
 function modernRefusal(err: unknown): boolean {
+  return isModernError(serverErrorOf(err));
+}
+
+/** The JSON-RPC error an HTTP error's body carries (a 4xx from the server's own MCP layer), if it is one. */
+function serverErrorOf(err: unknown): { code: number; message: string; data?: unknown } | undefined {
   const text = (err as { data?: { text?: unknown } } | undefined)?.data?.text;
-  if (typeof text !== 'string') return false;
+  if (typeof text !== 'string' || text.length > 65_536) return undefined;
   try {
-    return isModernError((JSON.parse(text) as { error?: { code?: unknown; data?: unknown } }).error);
+    const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } } | null)?.error;
+    if (!error || typeof error.code !== 'number' || typeof error.message !== 'string') return undefined;
+    return error as { code: number; message: string; data?: unknown };
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../components/error-message.js';
 import { formatMs, relativeTime } from '../../components/format.js';
 import { href } from '../../app/router.js';
 import { useServers } from '../../app/services.js';
+import { ServerEraFacts } from './server-era.js';
 
 // uPlot is loaded with the first chart, not with the app.
 const TimeChart = lazy(() => import('../../components/chart.js').then((m) => ({ default: m.TimeChart })));
@@ -62,10 +63,9 @@ export function ServerDetails({ id }: { id: string }) {
             {status.lastOkAt && (<><dt>Last answered</dt><dd>{relativeTime(status.lastOkAt)}</dd></>)}
             {status.era && (
               <>
-                <dt>Protocol era</dt>
+                <dt>Protocol eras</dt>
                 <dd>
-                  <span className={`chip${status.era.era === 'modern' ? ' chip-accent' : ''}`} data-testid="server-detail-era" data-era={status.era.era}>{status.era.era === 'modern' ? '2026-07-28' : 'legacy'}</span>
-                  <span className="muted small">{status.era.how === 'config' ? `set in the config${status.era.pinned ? ` (${status.era.pinned})` : ''}` : status.era.how === 'probe' ? 'found by a server/discover probe' : 'its initialize said it is modern-only'}{status.era.versions ? ` · ${status.era.versions.join(', ')}` : ''}</span>
+                  <ServerEraFacts era={status.era} />
                 </dd>
               </>
             )}

@@ -12,6 +12,7 @@ import { useServers, useServices } from '../../app/services.js';
 import { ImportPanel } from './import-panel.js';
 import { ServerForm } from './server-form.js';
 import { ServerPage } from './server-page.js';
+import { ServerEraChip } from './server-era.js';
 
 /** Stats are refreshed this often while a servers screen is shown. */
 const STATS_REFRESH_MS = 5000;
@@ -107,11 +108,7 @@ function ServerRow({ id }: { id: string }) {
       <th scope="row">
         <a href={href('servers', id)} className="row-title">{id}</a>
         {demo && <span className="chip chip-accent" title="Patchbay's demo server, added on the first run">demo</span>}
-        {status.era && (
-          <span className={`chip${status.era.era === 'modern' ? ' chip-accent' : ''}`} title={`The protocol era this server speaks (${status.era.how === 'config' ? 'set in the config' : 'found by the hub'})`} data-testid="server-era" data-era={status.era.era}>
-            {status.era.era === 'modern' ? '2026-07-28' : 'legacy'}
-          </span>
-        )}
+        {status.era && <ServerEraChip era={status.era} testId="server-era" />}
         <div className="muted small">{server.kind === 'stdio' ? 'stdio' : 'remote'}</div>
       </th>
       <td>
