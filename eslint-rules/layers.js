@@ -25,14 +25,16 @@ export const CORE_LAYERS = {
   config: ['fs', 'log', 'secrets'],
   upstream: ['lib', 'protocol', 'log', 'fs'],
   hub: ['lib', 'protocol', 'log', 'upstream'],
+  bridge: ['lib', 'protocol', 'log', 'upstream', 'hub'],
+  traffic: ['lib', 'protocol', 'log', 'secrets', 'upstream', 'hub'],
   oauth: ['protocol', 'log', 'fs', 'secrets', 'config', 'api', 'upstream'],
-  servers: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream', 'hub'],
-  inspector: ['lib', 'protocol', 'log', 'fs', 'secrets', 'api', 'upstream', 'hub'],
+  servers: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream', 'hub', 'bridge'],
+  inspector: ['lib', 'protocol', 'log', 'fs', 'secrets', 'api', 'upstream', 'hub', 'traffic'],
   clients: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream'],
   ui: ['protocol', 'log', 'fs', 'home', 'api'],
   playground: ['protocol', 'log', 'api', 'hub'],
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
-  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles'],
 };
 
 /**

@@ -13,7 +13,8 @@ import type { Logger } from '../log/logger.js';
 import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS, type ClientTokenVerifier } from './guards.js';
 import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
-import { handleDelete, handleGet, handlePost, type EndpointContext } from './mcp-endpoint.js';
+import { mcpDoor, type EndpointContext } from './mcp-endpoint.js';
+import { Intake } from './intake.js';
 import { LegacyBridge } from './legacy-bridge.js';
 import { legacySseRoutes } from './legacy-sse-endpoint.js';
 import { ModernClients } from './modern-clients.js';
@@ -84,20 +85,17 @@ export class Hub {
   private boundPort = 0;
   private closed = false;
   private origins = new Set<string>();
-  private readonly endpoint: EndpointContext;
   private readonly routes: HttpRoute[];
 
   constructor(private readonly options: HubOptions) {
     if (!LOOPBACK.has(options.host) && options.token === undefined) {
       throw new Error(`refusing to listen on ${options.host} without auth: a non-loopback address needs the hub token`);
     }
-    this.routes = [...(options.routes ?? [])];
-    this.endpoint = {
-      sessions: this.sessions,
-      maxBodyBytes: options.maxBodyBytes,
-      maxSessions: options.maxSessions,
+    // What every door checks first (server lookup, body, batch rules, ids, room for a session).
+    const intake = new Intake({ sessions: this.sessions, maxBodyBytes: options.maxBodyBytes, maxSessions: options.maxSessions, server: (id) => this.options.server(id), isClosed: () => this.closed });
+    const mcp: EndpointContext = {
+      intake,
       version: options.version,
-      isClosed: () => this.closed,
       newSession: (id, runtime, principal) => {
         const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal));
         this.outsideTable.add(session);
@@ -117,18 +115,14 @@ export class Hub {
         logger: options.logger,
       },
     };
-    // GET /sse/<server> + POST /messages/<server>: the 2024-11-05 door for old clients (P33), same sessions.
-    this.routes.push(
-      ...legacySseRoutes({
-        sessions: this.sessions,
-        maxBodyBytes: options.maxBodyBytes,
-        maxSessions: options.maxSessions,
-        isClosed: () => this.closed,
-        server: (id) => this.options.server(id),
-        newSession: (id, runtime, principal) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse', principal)),
-        logger: options.logger,
-      }),
-    );
+    // The doors, mounted as every route is (each token-protected as an MCP door, P25): /mcp in
+    // both eras, and GET /sse/<server> + POST /messages/<server>, the 2024-11-05 door for old
+    // clients (P33), onto the same sessions. Then the features' routes (/api, /ui, …).
+    this.routes = [
+      mcpDoor(mcp),
+      ...legacySseRoutes({ intake, newSession: (id, runtime, principal) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse', principal)), logger: options.logger }),
+      ...(options.routes ?? []),
+    ];
   }
 
   /** Mounts a feature under a path prefix (see HttpRoute). */
@@ -310,8 +304,6 @@ export class Hub {
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
     if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
-    // Everything under /mcp needs the token before anything else is said about it (P25).
-    if (isUnder(path, '/mcp')) return this.handleMcp(req, res, path.slice(5), cors);
     if (isUnder(path, '/api')) {
       // The API says nothing, not even "not found", to a caller without the token (P25).
       const denied = this.checkAuth(req);
@@ -323,11 +315,17 @@ export class Hub {
         const denied = this.checkAuth(req, route.auth === 'mcp');
         if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
       }
-      void Promise.resolve(route.handle(req, res, path, cors)).catch((err: Error) => {
-        this.options.logger.error(`${route.prefix} failed: ${err.message}`);
+      // A route that throws (at once or later) answers 500, or ends a response already started.
+      const failed = (err: Error): void => {
+        this.options.logger.error(`${path} failed: ${err.message}`);
         if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, `Internal error: ${err.message}`, cors);
         else res.end();
-      });
+      };
+      try {
+        void Promise.resolve(route.handle(req, res, path, cors)).catch(failed);
+      } catch (err) {
+        failed(err as Error);
+      }
       return;
     }
     sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${path}. MCP servers are at /mcp/<server>`, cors);
@@ -362,45 +360,6 @@ export class Hub {
       },
       authentication: this.options.token === undefined ? 'none' : 'bearer',
     };
-  }
-
-  private handleMcp(req: IncomingMessage, res: ServerResponse, rest: string, cors: Record<string, string>): void {
-    const denied = this.checkAuth(req, true);
-    if (denied) return sendError(res, denied.status, ErrorCode.Unauthorized, denied.message, { ...cors, ...denied.headers });
-    let id: string;
-    try {
-      id = decodeURIComponent(rest);
-    } catch {
-      return sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
-    }
-    // `/mcp` (id '') is the default profile's aggregated endpoint, `/mcp/@name` a named profile's.
-    const runtime = id.includes('/') ? undefined : this.options.server(id);
-    if (!runtime) {
-      const what = id === '' || id.startsWith('@') ? `no profile '${id.slice(1) || 'default'}' is configured` : `no server '${id}' is configured (or it is disabled)`;
-      return sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${what}`, cors);
-    }
-    const fail = (err: unknown): void => {
-      this.options.logger.error(`request to '${id}' failed: ${(err as Error).message}`);
-      if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, `Internal error: ${(err as Error).message}`, cors);
-      else res.end();
-    };
-    switch (req.method) {
-      case 'POST':
-        handlePost(req, res, runtime, this.endpoint, cors).catch(fail);
-        return;
-      case 'GET':
-        try {
-          handleGet(req, res, runtime, this.endpoint, cors);
-        } catch (err) {
-          fail(err);
-        }
-        return;
-      case 'DELETE':
-        handleDelete(req, res, runtime, this.endpoint, cors).catch(fail);
-        return;
-      default:
-        sendError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${req.method}`, { ...cors, Allow: 'GET, POST, DELETE' });
-    }
   }
 }
 

@@ -12,16 +12,14 @@
  * all write to the one GET response (LegacyConnection below). The transport cannot resume a
  * stream, so the stream's closing ends the session and its upstream.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
-import { readBody } from '../protocol/body.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { accepts, sendError } from '../protocol/http-util.js';
-import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
-import { classify, idKey, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { isRequest } from '../protocol/json-rpc.js';
 import { SseWriter } from '../protocol/sse-writer.js';
+import { newSessionId, type Intake } from './intake.js';
 import { principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
@@ -29,14 +27,8 @@ import type { StreamSink } from './stream-sink.js';
 
 /** What the door needs of the hub (hub-server.ts builds it). */
 export interface LegacySseContext {
-  /** The hub's session table: this door's sessions live there with the others. */
-  sessions: Map<string, Session>;
-  maxBodyBytes: number;
-  maxSessions: number;
-  /** True once the hub is shutting down: no session may be added then. */
-  isClosed(): boolean;
-  /** The same lookup as `/mcp`: `''` the default profile, `@name` a named one, else a server id. */
-  server(id: string): ServerPort | undefined;
+  /** The checks every door shares: server lookup (as `/mcp`), body, batch rules, ids, room for a session. */
+  intake: Intake;
   /** A new session whose observers see the client transport `sse` (and the client token's label: principal.ts). */
   newSession(id: string, runtime: ServerPort, principal?: string): Session;
   logger: Logger;
@@ -152,11 +144,6 @@ class LegacyConnection {
   }
 }
 
-/** ≥ 128 bits of cryptographic randomness in visible ASCII, URL-safe (P14). */
-function newSessionId(): string {
-  return randomBytes(18).toString('base64url');
-}
-
 class LegacySseEndpoint {
   /** This door's live sessions, by id: a `/mcp` session id is unknown here, and the reverse (Session.door). */
   private readonly connections = new Map<string, LegacyConnection>();
@@ -174,22 +161,14 @@ class LegacySseEndpoint {
       sendError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must include text/event-stream', cors);
       return;
     }
-    const runtime = this.serverOf(rest, res, cors);
-    if (!runtime) return;
     const { ctx } = this;
-    if (ctx.isClosed()) {
-      sendError(res, 503, ErrorCode.ServerError, 'Service Unavailable: the hub is shutting down', cors);
-      return;
-    }
-    if (ctx.sessions.size >= ctx.maxSessions) {
-      sendError(res, 503, ErrorCode.ServerError, `Service Unavailable: the hub already holds ${ctx.maxSessions} sessions`, { ...cors, 'Retry-After': '5' });
-      return;
-    }
+    const runtime = ctx.intake.serverAt(rest, res, cors, '/sse');
+    if (!runtime || !ctx.intake.roomForSession(res, cors)) return;
     const id = newSessionId();
     const session = ctx.newSession(id, runtime, principalOf(req));
     session.door = 'sse';
     const connection = new LegacyConnection(session, res);
-    ctx.sessions.set(id, session);
+    ctx.intake.sessions.set(id, session);
     this.connections.set(id, connection);
     // The stream is the session: when it closes (the client went, or the session ended and ended
     // it), the session goes, with its upstream.
@@ -208,26 +187,21 @@ class LegacySseEndpoint {
       sendError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: ${req.method}`, { ...cors, Allow: 'POST' });
       return;
     }
-    const runtime = this.serverOf(rest, res, cors);
+    const runtime = this.ctx.intake.serverAt(rest, res, cors, '/messages');
     if (!runtime) return;
     const connection = this.connectionOf(req, res, runtime, cors);
     if (!connection) return;
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (contentType !== 'application/json') {
-      sendError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json', cors);
-      return;
-    }
-    const parsed = await this.readMessages(req, res, cors);
-    if (!parsed) return;
-    const { messages, batch, text } = parsed;
+    const posted = await this.ctx.intake.body(req, res, cors);
+    if (!posted) return;
+    const { messages, batch, text } = posted;
     const session = connection.session;
     if (session.state !== 'live') {
       sendError(res, 404, ErrorCode.SessionNotFound, 'Session not found: it ended while the message was read', cors);
       return;
     }
-    const init = messages.find((m): m is JsonRpcRequest => isRequest(m) && m.method === 'initialize');
+    const init = this.ctx.intake.initializeOf(posted, res, cors);
+    if (init === undefined) return;
     if (init) {
-      if (batch) return sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch', cors);
       if (connection.initializing || connection.initialized) return sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized', cors);
       connection.initializing = true;
       accepted(res, cors);
@@ -244,43 +218,12 @@ class LegacySseEndpoint {
       sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: the session is not initialized${connection.initializing ? ' yet' : ''}: send initialize first`, cors);
       return;
     }
-    // The same id twice could be answered only once; one already in use would steal an answer.
-    const seen = new Set<string>();
-    for (const m of messages) {
-      if (!isRequest(m)) continue;
-      const key = idKey(m.id);
-      if (seen.has(key) || session.hasPending(m.id)) {
-        sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(m.id)} is already in use in this session`, cors);
-        return;
-      }
-      seen.add(key);
-    }
+    if (!this.ctx.intake.freshIds(messages, session, res, cors)) return;
     // Each message's own text goes upstream only when the body is that one message.
     const raws = batch ? messages.map(() => undefined) : [text];
     const stream = messages.some(isRequest) ? session.openRequestStream(connection.requestSink(), cors) : undefined;
     accepted(res, cors);
     await session.forward(messages, raws, stream, req);
-  }
-
-  /** The server (or profile) a path names, as `/mcp` finds it; answers 404 itself when there is none. */
-  private serverOf(rest: string, res: ServerResponse, cors: Record<string, string>): ServerPort | undefined {
-    if (rest !== '' && !rest.startsWith('/')) {
-      sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: the legacy HTTP+SSE endpoint is /sse/<server>`, cors);
-      return undefined;
-    }
-    let id: string;
-    try {
-      id = decodeURIComponent(rest.slice(1));
-    } catch {
-      sendError(res, 404, ErrorCode.InvalidRequest, 'Not Found: malformed server id', cors);
-      return undefined;
-    }
-    const runtime = id.includes('/') ? undefined : this.ctx.server(id);
-    if (!runtime) {
-      const what = id === '' || id.startsWith('@') ? `no profile '${id.slice(1) || 'default'}' is configured` : `no server '${id}' is configured (or it is disabled)`;
-      sendError(res, 404, ErrorCode.InvalidRequest, `Not Found: ${what}`, cors);
-    }
-    return runtime;
   }
 
   /** The live session a POST names (`?sessionId=`); answers 404 itself when there is none. */
@@ -295,35 +238,6 @@ class LegacySseEndpoint {
         : `no session '${id}': it never existed, or it ended when its event stream closed (open a new one with GET /sse/<server>)`;
     sendError(res, 404, ErrorCode.SessionNotFound, `Session not found: ${why}`, cors);
     return undefined;
-  }
-
-  /** The body as JSON-RPC messages, or undefined after answering 400 or 413 (P7, P8), as /mcp does. */
-  private async readMessages(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<{ messages: JsonRpcMessage[]; batch: boolean; text: string } | undefined> {
-    const body = await readBody(req, this.ctx.maxBodyBytes);
-    if (!body.ok) {
-      if (body.reason === 'aborted') return undefined;
-      sendError(res, 413, ErrorCode.InvalidRequest, `Payload Too Large: the body is over the ${this.ctx.maxBodyBytes}-byte limit`, { ...cors, Connection: 'close' });
-      if (!body.drained) res.once('finish', () => req.socket.destroy());
-      return undefined;
-    }
-    if (exceedsDepth(body.text)) {
-      sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, cors);
-      return undefined;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.text);
-    } catch (err) {
-      sendError(res, 400, ErrorCode.ParseError, `Parse error: ${(err as Error).message}`, cors);
-      return undefined;
-    }
-    const batch = Array.isArray(parsed);
-    const messages = (batch ? parsed : [parsed]) as unknown[];
-    if (messages.length === 0 || messages.some((m) => classify(m) === undefined)) {
-      sendError(res, 400, ErrorCode.InvalidRequest, batch && messages.length === 0 ? 'Invalid Request: empty batch' : 'Invalid Request: the body is not a JSON-RPC 2.0 message', cors);
-      return undefined;
-    }
-    return { messages: messages as JsonRpcMessage[], batch, text: body.text };
   }
 }
 

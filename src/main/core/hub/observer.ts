@@ -58,6 +58,12 @@ export interface ObservedSession {
    * by the credential it holds, besides what its clientInfo says. Absent for the hub token.
    */
   readonly principal?: string;
+  /**
+   * A session a profile opened to one of its members on behalf of a client's session: the
+   * profile's id (`@work`, `''` for the default one), and the observed key of the client's
+   * session it serves (so an observer can nest the member's traffic under the client's).
+   */
+  readonly profile?: { readonly id: string; readonly parent: object | undefined };
 }
 
 /** The calls a session makes to its observers. All optional. */
