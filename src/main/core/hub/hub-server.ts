@@ -19,7 +19,7 @@ import { LegacyBridge } from './legacy-bridge.js';
 import { legacySseRoutes } from './legacy-sse-endpoint.js';
 import { ModernClients } from './modern-clients.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
-import type { ModernReply } from './modern-reply.js';
+import type { ModernCallRun } from './modern-call.js';
 import type { SessionObserver } from './observer.js';
 import { ParamHeaderIndex } from './param-headers.js';
 import { notePrincipal } from './principal.js';
@@ -78,7 +78,8 @@ export class Hub {
   /** Modern clients of legacy servers, by server id (legacy-bridge.ts). */
   private readonly bridges = new Map<string, LegacyBridge>();
   private readonly modernClients: ModernClients;
-  private readonly modernReplies = new Set<ModernReply>();
+  /** 2026-07-28 calls in flight (modern-call.ts), ticked for deadlines, stalled clients and keep-alives. */
+  private readonly modernCalls = new Set<ModernCallRun>();
   private server: Server | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly sockets = new Set<Socket>();
@@ -110,9 +111,8 @@ export class Hub {
         paramHeaders: new ParamHeaderIndex(),
         requestTimeoutMs: options.requestTimeoutMs,
         pace: paceLimits(options.streamLimits),
-        replies: this.modernReplies,
+        calls: this.modernCalls,
         upstreamFor: (server) => this.modernFor(server),
-        logger: options.logger,
       },
     };
     // The doors, mounted as every route is (each token-protected as an MCP door, P25): /mcp in
@@ -178,7 +178,7 @@ export class Hub {
     this.closed = true;
     clearInterval(this.timer);
     // Modern requests still open end first, a listen stream with its graceful response.
-    for (const reply of [...this.modernReplies]) reply.shutdown();
+    for (const call of [...this.modernCalls]) call.shutdown();
     await Promise.all([...this.sessions.values(), ...this.outsideTable].map((s) => s.close()));
     await Promise.all([...this.bridges.values()].map((b) => b.close()));
     this.bridges.clear();
@@ -270,7 +270,7 @@ export class Hub {
 
   private tick(): void {
     const now = Date.now();
-    for (const reply of this.modernReplies) reply.keepAlive(now, this.options.keepAliveMs);
+    for (const call of [...this.modernCalls]) call.tick(now, this.options.keepAliveMs);
     this.modernClients.tick(now);
     for (const bridge of this.bridges.values()) bridge.tick(now);
     for (const session of this.outsideTable) session.expireRequests(now);

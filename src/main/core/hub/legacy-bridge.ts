@@ -55,7 +55,6 @@ const LATEST_LEGACY = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.le
 const REMOVED = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 export class LegacyBridge implements ModernUpstream {
-  onevent: ModernUpstream['onevent'];
   readonly translates = true;
   private readonly sessions = new Map<string, Promise<BridgeSession>>();
 
@@ -106,12 +105,12 @@ export class LegacyBridge implements ModernUpstream {
     if (REMOVED.has(message.method)) {
       // Gone from the modern era (changelog 5, subscriptions): unknown methods there (404 on HTTP).
       const answer = errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: ${message.method} does not exist in protocol revision 2026-07-28`);
-      handlers.response(answer, JSON.stringify(answer), { local: true });
+      handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
       return none;
     }
     if (message.method === 'server/discover') {
       const answer: JsonRpcResponse = { jsonrpc: '2.0', id: message.id, result: discoverFromInitialize(bs.init) };
-      handlers.response(answer, JSON.stringify(answer), { local: true });
+      handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
       return none;
     }
     if (message.method === 'subscriptions/listen') return listenThroughBridge(bs, message, handlers);

@@ -9,12 +9,15 @@ import { META } from '../../../shared/protocol.js';
 import { metaOf } from '../protocol/modern.js';
 import type { SessionObserver, SessionWatch } from './observer.js';
 import type { ServerPort } from './server-port.js';
+import type { UpstreamEvent } from '../upstream/upstream.js';
 
 interface Group {
   readonly key: object;
   readonly watch: SessionWatch | undefined;
   inFlight: number;
   lastActivity: number;
+  /** The server answered since the group opened, or since it last failed (for the server's status). */
+  answered: boolean;
 }
 
 export interface ModernWatch {
@@ -22,6 +25,14 @@ export interface ModernWatch {
   /** A call of this client began / ended (keeps the group open while any is in flight). */
   begin(): void;
   end(): void;
+  /** The server's upstream answered (a notification or a response): it is healthy. */
+  answered(): void;
+  /** The upstream could not be had at all (a missing secret, a spawn or connection failure). */
+  unreachable(message: string): void;
+  /** The hub answered for the server, which will not (its child died, it could not be reached). */
+  failed(message: string): void;
+  /** Stderr lines, HTTP exchanges the upstream reported while a call of this client was in flight. */
+  event(event: UpstreamEvent): void;
 }
 
 export class ModernClients {
@@ -42,7 +53,7 @@ export class ModernClients {
     if (!group) {
       const key = {};
       const watch = this.observer?.sessionOpened({ key, serverId: server.id, clientTransport: 'streamable-http', upstreamTransport: server.transportLabel, debug: false, era: 'modern', ...(principal !== undefined ? { principal } : {}) });
-      group = { key, watch, inFlight: 0, lastActivity: Date.now() };
+      group = { key, watch, inFlight: 0, lastActivity: Date.now(), answered: false };
       this.groups.set(id, group);
     }
     const g = group;
@@ -56,6 +67,19 @@ export class ModernClients {
         g.inFlight--;
         g.lastActivity = Date.now();
       },
+      // Reported as a 2025 session reports its upstream's health (session.ts): once when it first
+      // answers, and a failure with whether it had answered before (a start or a later failure).
+      answered: () => {
+        if (g.answered) return;
+        g.answered = true;
+        g.watch?.upstreamAnswered?.();
+      },
+      unreachable: (message) => g.watch?.upstreamFailed?.(message),
+      failed: (message) => {
+        g.watch?.upstreamClosed?.({ message }, g.answered);
+        g.answered = false;
+      },
+      event: (event) => g.watch?.upstreamEvent?.(event),
     };
   }
 

@@ -11,7 +11,7 @@
  * them over a legacy session it shares (legacy-bridge.ts) — so a reply gets the cap-only bound a
  * shared child's stream gets (sse-stream.ts): it is measured only once a write of it was refused,
  * and once its client has left more than `maxBacklogBytes` waiting, `overflowing` says so and the
- * endpoint gives the call up (modern-endpoint.ts). The final answer is always written, whatever
+ * runner gives the call up (modern-call.ts). The final answer is always written, whatever
  * its size, after everything before it.
  */
 import type { ServerResponse } from 'node:http';
@@ -56,6 +56,16 @@ export class ModernReply {
 
   get done(): boolean {
     return this.finished;
+  }
+
+  /** The client's connection is gone (it closed the stream: its cancellation). */
+  get gone(): boolean {
+    return this.res.destroyed;
+  }
+
+  /** Called once when the response closes: after the answer, or when the client went away first. */
+  onGone(listener: () => void): void {
+    this.res.once('close', listener);
   }
 
   get isStream(): boolean {

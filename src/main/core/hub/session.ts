@@ -17,6 +17,7 @@ import {
   type JsonRpcRequest,
 } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
+import { CallDeadline, formatDuration, stalledReader, timedOut } from './call-clock.js';
 import { HubWaiters, type HubAnswer } from './hub-waiters.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from './observer.js';
 import { SessionStreams } from './session-streams.js';
@@ -30,7 +31,7 @@ interface PendingRequest {
   method: string;
   stream: SseStream;
   progressKey: string | undefined;
-  deadline: number;
+  deadline: CallDeadline;
 }
 
 export interface SessionHost {
@@ -47,10 +48,6 @@ export interface SessionHost {
   restartWindowMs: number;
   /** What the observers want to hear of this session (undefined: nobody listens). */
   watch(session: Session): SessionWatch | undefined;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
 }
 
 const REPLAY_ID_PREFIX = 'patchbay-replay-';
@@ -210,7 +207,7 @@ export class Session {
           method: m.method,
           stream,
           progressKey: undefined,
-          deadline: now + this.host.requestTimeoutMs,
+          deadline: new CallDeadline(this.host.requestTimeoutMs, now),
         };
         const token = progressTokenOf(m);
         if (token !== undefined) {
@@ -262,9 +259,9 @@ export class Session {
   /** Fails requests past their deadline and tells the server they were cancelled. */
   expireRequests(now: number): void {
     for (const [key, p] of this.pending) {
-      if (p.deadline > now) continue;
-      const limit = formatDuration(this.host.requestTimeoutMs);
-      this.giveUp(key, p, `timed out after ${limit} in patchbay`, `Request timed out: server '${this.serverId}' did not answer '${p.method}' within ${limit}`, 'timeout');
+      if (!p.deadline.passed(now)) continue;
+      const { reason, message } = timedOut(this.serverId, p.method, p.deadline.limitMs);
+      this.giveUp(key, p, reason, message, 'timeout');
     }
   }
 
@@ -285,7 +282,7 @@ export class Session {
    * sessions of a shared child, go on.
    */
   private streamOverflowed(stream: SseStream): void {
-    const why = `patchbay: the client stopped reading this stream, and it was closed with ${Math.round(stream.backlog / 1048576)} MiB waiting in the hub, so that server '${this.serverId}' is not held up for other clients`;
+    const why = stalledReader(this.serverId, stream.backlog);
     let answered = false;
     for (const [key, p] of [...this.pending]) {
       if (p.stream !== stream) continue;
@@ -414,7 +411,7 @@ export class Session {
       if (!p) return;
       this.watch?.toClient?.(message, json, undefined);
       // Progress extends the request's timeout (ARCHITECTURE: reliability rules).
-      p.deadline = Date.now() + this.host.requestTimeoutMs;
+      p.deadline.progressed();
       p.stream.push(json, message);
       return;
     }

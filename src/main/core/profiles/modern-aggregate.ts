@@ -79,7 +79,6 @@ interface ActiveCall {
 }
 
 export class ModernAggregate implements ModernUpstream {
-  onevent: ModernUpstream['onevent'];
   /** The resolution the aggregate works with (replaced on reconfigure). */
   profile: ResolvedProfile;
   readonly lists: AggregateLists;

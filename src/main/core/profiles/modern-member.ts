@@ -200,6 +200,9 @@ export class ModernMember implements MemberSource {
       if (over) return;
       arm();
       inner = upstream.call(request, {
+        // What the member's upstream reports meanwhile, its stderr named by the member (as the
+        // legacy aggregate names it: aggregate-upstream.ts).
+        ...(handlers.event ? { event: (e) => handlers.event!(e.type === 'stderr' ? { type: 'stderr', line: `[${this.server}] ${e.line}` } : e) } : {}),
         notification: (m, raw) => {
           if (over) return;
           if (m.method === 'notifications/progress') arm();

@@ -20,7 +20,7 @@ import { ErrorCode, META, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS 
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { modernRequestHeaders, ToolHeaderDeclarations } from '../protocol/modern.js';
-import type { ModernCall, ModernUpstream } from './modern-upstream.js';
+import type { ModernCall, ModernCallHandlers, ModernUpstream } from './modern-upstream.js';
 import type { UpstreamConnection } from './upstream.js';
 
 type Obj = Record<string, unknown>;
@@ -55,9 +55,7 @@ export class ModernBridgeUpstream implements UpstreamConnection {
   constructor(
     private readonly serverId: string,
     private readonly channel: ModernUpstream,
-  ) {
-    channel.onevent = (e) => this.onevent?.(e);
-  }
+  ) {}
 
   get closed(): boolean {
     return this.isClosed;
@@ -130,6 +128,7 @@ export class ModernBridgeUpstream implements UpstreamConnection {
     this.channel.call(
       { message: discover, raw: undefined, headers },
       {
+        ...this.events(),
         notification: () => undefined,
         response: (answer, raw, info) => {
           if (!info.local) this.observe(message.id, false, answer, raw, undefined);
@@ -165,6 +164,7 @@ export class ModernBridgeUpstream implements UpstreamConnection {
     flight.call = this.channel.call(
       { message: outgoing, raw: undefined, headers },
       {
+        ...this.events(),
         notification: (m, raw) => {
           if (this.flights.get(key(original.id)) === flight) this.deliver(m, raw);
         },
@@ -227,6 +227,7 @@ export class ModernBridgeUpstream implements UpstreamConnection {
     this.listen = this.channel.call(
       { message: request, raw: undefined, headers: this.headers(request) },
       {
+        ...this.events(),
         notification: (m) => {
           if (m.method === 'notifications/subscriptions/acknowledged') return;
           const params = { ...((m.params ?? {}) as Obj) };
@@ -251,6 +252,11 @@ export class ModernBridgeUpstream implements UpstreamConnection {
   /** The modern headers for a request the hub sends (an HTTP upstream puts them on the POST). */
   private headers(request: JsonRpcRequest): Record<string, string> {
     return modernRequestHeaders(request, MODERN, this.tools);
+  }
+
+  /** What the channel reports while a call is in flight (stderr, HTTP), passed on to the session's observers when they listen. */
+  private events(): Pick<ModernCallHandlers, 'event'> {
+    return this.onevent ? { event: (e) => this.onevent?.(e) } : {};
   }
 
   /** The server's side of a client request, for observers (the inspector); nothing when none listens. */

@@ -38,7 +38,6 @@ export interface ModernRemoteOptions {
 const FORWARDED = /^(mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+)$/i;
 
 export class ModernRemoteChannel implements ModernUpstream {
-  onevent: ModernUpstream['onevent'];
   private readonly url: URL;
   private readonly calls = new Set<AbortController>();
 
@@ -68,6 +67,7 @@ export class ModernRemoteChannel implements ModernUpstream {
         finish();
         handlers.ended?.();
       },
+      ...(handlers.event ? { event: handlers.event } : {}),
     };
     void this.run(request, answer, abort.signal).catch((err: unknown) => {
       if (abort.signal.aborted) return finish();
@@ -90,11 +90,11 @@ export class ModernRemoteChannel implements ModernUpstream {
 
   private async run(request: ModernCallRequest, handlers: ModernCallHandlers, signal: AbortSignal): Promise<void> {
     const body = request.raw ?? JSON.stringify(request.message);
-    let res = await this.post(request, body, signal);
+    let res = await this.post(request, body, signal, handlers);
     if (res.status === 401 && this.opts.auth?.provider.onUnauthorized) {
       await res.body?.cancel();
       await this.opts.auth.provider.onUnauthorized({ response: res, serverUrl: this.url, fetchFn: this.opts.fetch });
-      res = await this.post(request, body, signal);
+      res = await this.post(request, body, signal, handlers);
     }
     // P37: a 403 insufficient_scope steps up (the union of the scopes asked so far) and tries once
     // more; the auth service refuses a step-up that could only loop, and that refusal is the answer.
@@ -103,7 +103,7 @@ export class ModernRemoteChannel implements ModernUpstream {
       if (challenge.error === 'insufficient_scope') {
         await res.body?.cancel();
         await this.opts.auth.stepUp({ ...(challenge.scope ? { scope: challenge.scope } : {}), ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });
-        res = await this.post(request, body, signal);
+        res = await this.post(request, body, signal, handlers);
       }
     }
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -133,7 +133,7 @@ export class ModernRemoteChannel implements ModernUpstream {
     return dropped.length === 0 ? response : ({ ...response, result } as JsonRpcResponse);
   }
 
-  private async post(request: ModernCallRequest, body: string, signal: AbortSignal): Promise<Response> {
+  private async post(request: ModernCallRequest, body: string, signal: AbortSignal, handlers: ModernCallHandlers): Promise<Response> {
     const headers: Record<string, string> = {
       ...this.opts.headers,
       'Content-Type': 'application/json',
@@ -148,7 +148,7 @@ export class ModernRemoteChannel implements ModernUpstream {
       res = await this.opts.fetch(this.url, init);
       return res;
     } finally {
-      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(this.url, init, res, Object.keys(this.opts.headers)) });
+      handlers.event?.({ type: 'http', exchange: exchangeOf(this.url, init, res, Object.keys(this.opts.headers)) });
     }
   }
 

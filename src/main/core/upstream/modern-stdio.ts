@@ -17,7 +17,7 @@ import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { replaceTopLevelId } from '../protocol/json-splice.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from './modern-upstream.js';
-import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
+import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from './upstream.js';
 
 interface Pending {
   hubId: number;
@@ -33,13 +33,17 @@ const TOKEN_PREFIX = 'pbm-';
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Stderr lines kept while no call is in flight, for the next call an observer watches. */
+const UNCLAIMED_STDERR = 20;
+
 export class ModernStdioChannel implements ModernUpstream {
-  onevent: ModernUpstream['onevent'];
   private child: UpstreamConnection | undefined;
   private starting: Promise<UpstreamConnection> | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  /** What the child wrote to stderr while no observed call was in flight (the newest few lines). */
+  private unclaimed: string[] = [];
 
   constructor(
     readonly serverId: string,
@@ -59,6 +63,7 @@ export class ModernStdioChannel implements ModernUpstream {
     const token = meta && (typeof meta.progressToken === 'string' || typeof meta.progressToken === 'number') ? meta.progressToken : undefined;
     const entry: Pending = { hubId, clientId: message.id, method: message.method, progressToken: token, wantsLogs: meta !== undefined && META.logLevel in meta, handlers };
     this.pending.set(hubId, entry);
+    if (handlers.event && this.unclaimed.length > 0) for (const line of this.unclaimed.splice(0)) handlers.event({ type: 'stderr', line });
     void this.ensureChild().then(
       (child) => {
         if (this.pending.get(hubId) !== entry) return;
@@ -92,7 +97,7 @@ export class ModernStdioChannel implements ModernUpstream {
         this.child = child;
         child.onmessage = (m, raw, local) => this.fromChild(m, raw, local);
         child.onclose = (info) => this.childClosed(child, info);
-        if (this.onevent) child.onevent = (e) => this.onevent?.(e);
+        child.onevent = (e) => this.childEvent(e);
         return child;
       })
       .finally(() => {
@@ -152,6 +157,23 @@ export class ModernStdioChannel implements ModernUpstream {
       if (only) this.deliver(only, message);
     }
     // Anything else (an unsolicited list_changed, …) has no modern client to go to.
+  }
+
+  /**
+   * The child serves every modern client at once, so what it writes to stderr belongs to no one
+   * call: each call in flight that an observer watches hears it (as a shared child's lines reach
+   * every session on it); with none in flight the newest lines wait for the next such call.
+   */
+  private childEvent(event: UpstreamEvent): void {
+    let heard = false;
+    for (const p of this.pending.values()) {
+      if (!p.handlers.event) continue;
+      heard = true;
+      p.handlers.event(event);
+    }
+    if (heard || event.type !== 'stderr') return;
+    this.unclaimed.push(event.line);
+    if (this.unclaimed.length > UNCLAIMED_STDERR) this.unclaimed.shift();
   }
 
   private deliver(entry: Pending, message: JsonRpcNotification): void {

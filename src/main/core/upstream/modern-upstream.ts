@@ -2,8 +2,8 @@
  * A server reached in the modern era (MCP 2026-07-28): no session, every request on its own. The
  * hub hands each modern request to a ModernUpstream and hears back the notifications that belong
  * to it and its final answer. Implementations: modern-stdio.ts (one child, requests multiplexed),
- * modern-remote.ts (a POST per request), and the bridge that serves a modern client from a legacy
- * server (servers/legacy-bridge.ts).
+ * modern-remote.ts (a POST per request), the bridge that serves a modern client from a legacy
+ * server (bridge/legacy-bridge.ts), and a profile's aggregate (profiles/modern-aggregate.ts).
  */
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { UpstreamEvent } from './upstream.js';
@@ -24,17 +24,35 @@ export interface ModernCallHandlers {
   /** A notification of this call: progress, a log message, or one on a `subscriptions/listen` stream. */
   notification(message: JsonRpcNotification, raw: string): void;
   /**
-   * The final answer (the call is over). `local`: the hub wrote it, the server will not answer.
-   * `status`: the HTTP status a remote answered an error with (400, 404 …), to pass on.
+   * The final answer (the call is over). `local`: the hub wrote it — the server will not answer
+   * (its child died, it could not be reached or refused the credentials: a failure the server's
+   * status shows), or, with `bridgeAnswer`, a bridge between eras answered itself (a
+   * `server/discover` from the legacy session's initialize, a method the era removed, a refused
+   * `requestState`: nothing failed). `status`: the HTTP status a remote answered an error with
+   * (400, 404 …), to pass on.
    */
-  response(message: JsonRpcResponse, raw: string, info: { local: boolean; status?: number }): void;
+  response(message: JsonRpcResponse, raw: string, info: ModernAnswerInfo): void;
   /** A `subscriptions/listen` stream the server ended without a response. */
   ended?(): void;
   /**
-   * For observers, set only while one listens: what a bridge between eras (hub/legacy-bridge.ts)
+   * For observers, set only while one listens: what a bridge between eras (bridge/legacy-bridge.ts)
    * sent the server or got from it for this call, in the server's era.
    */
   wire?(toServer: boolean, message: JsonRpcMessage, raw: string | undefined): void;
+  /**
+   * For observers, set only while one listens: what the upstream reports besides messages while
+   * this call is in flight — the HTTP exchange of its POST (a remote), the lines the server's
+   * child writes to stderr meanwhile (stdio; a child serves every modern client, so each call in
+   * flight hears them). Building an HTTP exchange's record copies and masks its headers: done
+   * only when this is set.
+   */
+  event?(event: UpstreamEvent): void;
+}
+
+export interface ModernAnswerInfo {
+  local: boolean;
+  status?: number;
+  bridgeAnswer?: boolean;
 }
 
 export interface ModernCall {
@@ -44,8 +62,6 @@ export interface ModernCall {
 
 export interface ModernUpstream {
   call(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall;
-  /** Stderr lines, HTTP exchanges (for observers); may stay unset. */
-  onevent: ((event: UpstreamEvent) => void) | undefined;
   /**
    * True for a bridge that serves the call from a server of the other era (hub/legacy-bridge.ts):
    * the server never sees the client's request as it is, and reports its own side through `wire`.
