@@ -16,6 +16,7 @@ import { ApiRegistry } from '../api/api-registry.js';
 import { apiRoute } from '../api/http-api.js';
 import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
+import { LegacyBridge } from '../bridge/legacy-bridge.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { defaultDemoServer, seedFirstRunConfig } from '../config/first-run.js';
 import { ClientTokenStore } from '../home/client-tokens.js';
@@ -182,6 +183,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     server: (id) => profiles.resolve(id),
     authorize: (req) => uiAuth.authorize(req),
     observer: composeObservers(observers),
+    // A 2025-only server's 2026-07-28 clients are served over legacy sessions (bridge/, PROTOCOL Q8).
+    eraBridge: (bridge) => new LegacyBridge({ ...bridge, logger: log.child('bridge') }),
   });
   let port: number;
   try {

@@ -15,7 +15,6 @@ import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { mcpDoor, type EndpointContext } from './mcp-endpoint.js';
 import { Intake } from './intake.js';
-import { LegacyBridge } from './legacy-bridge.js';
 import { legacySseRoutes } from './legacy-sse-endpoint.js';
 import { ModernClients } from './modern-clients.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
@@ -23,7 +22,7 @@ import type { ModernCallRun } from './modern-call.js';
 import type { SessionObserver } from './observer.js';
 import { ParamHeaderIndex } from './param-headers.js';
 import { notePrincipal } from './principal.js';
-import type { ServerPort } from './server-port.js';
+import type { EraBridge, EraBridgeFactory, ServerPort } from './server-port.js';
 import { Session, type SessionHost } from './session.js';
 import { paceLimits, type StreamLimits } from './sse-stream.js';
 
@@ -59,6 +58,8 @@ export interface HubOptions {
   authorize?(req: IncomingMessage): boolean;
   /** Who watches sessions (the inspector, server status); see observer.ts. */
   observer?: SessionObserver;
+  /** Builds the bridge that serves a 2025-only server's 2026-07-28 clients (bridge/legacy-bridge.ts). */
+  eraBridge: EraBridgeFactory;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -76,7 +77,7 @@ export class Hub {
    */
   private readonly outsideTable = new Set<Session>();
   /** Modern clients of legacy servers, by server id (legacy-bridge.ts). */
-  private readonly bridges = new Map<string, LegacyBridge>();
+  private readonly bridges = new Map<string, EraBridge>();
   private readonly modernClients: ModernClients;
   /** 2026-07-28 calls in flight (modern-call.ts), ticked for deadlines, stalled clients and keep-alives. */
   private readonly modernCalls = new Set<ModernCallRun>();
@@ -227,11 +228,11 @@ export class Hub {
   }
 
   /** The bridge that serves a server's modern clients over legacy sessions (one per server). */
-  private bridgeFor(server: ServerPort): LegacyBridge {
+  private bridgeFor(server: ServerPort): EraBridge {
     let bridge = this.bridges.get(server.id);
     if (!bridge) {
-      bridge = new LegacyBridge({
-        serverId: server.id,
+      bridge = this.options.eraBridge({
+        server,
         openSession: () => {
           const session = new Session('', server.id, this.sessionHost(server, 'bridge'));
           this.outsideTable.add(session);
@@ -239,7 +240,6 @@ export class Hub {
         },
         inputWaitMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
         idleMs: this.options.sessionIdleTimeoutMs,
-        logger: this.options.logger,
       });
       this.bridges.set(server.id, bridge);
     }

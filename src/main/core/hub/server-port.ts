@@ -4,6 +4,7 @@
  * implements it; the hub never sees the config itself.
  */
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import type { Session } from './session.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 
 export interface ServerPort {
@@ -32,3 +33,25 @@ export interface ModernReach {
   /** A port's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
   modernFor(port: ServerPort): Promise<ModernUpstream>;
 }
+
+/**
+ * Serves a server's 2026-07-28 clients over 2025 sessions of the hub when the server does not
+ * speak that era (PROTOCOL Q8). The era bridges live in their own folder (bridge/legacy-bridge.ts
+ * is this one); the engine hands the hub a factory, so the spine knows the bridge only by this port.
+ */
+export interface EraBridge extends ModernUpstream {
+  /** The hub's housekeeping tick: legacy sessions unused for `idleMs` are closed. */
+  tick(now: number): void;
+}
+
+export interface EraBridgeOptions {
+  server: ServerPort;
+  /** A new legacy session on the server, outside the hub's table (its deadlines ticked by the hub). */
+  openSession(): Session;
+  /** How long a client may take to retry an `input_required` call before the server's requests are refused. */
+  inputWaitMs: number;
+  /** Sessions unused this long are closed. */
+  idleMs: number;
+}
+
+export type EraBridgeFactory = (options: EraBridgeOptions) => EraBridge;

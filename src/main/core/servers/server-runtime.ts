@@ -9,7 +9,7 @@ import { PATCHBAY_VERSION } from '../home/version.js';
 import type { ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import { EraSniffer } from '../upstream/era-sniffer.js';
-import { ModernBridgeUpstream } from '../upstream/modern-bridge-upstream.js';
+import { ModernBridgeUpstream } from '../bridge/modern-bridge-upstream.js';
 import { ModernRemoteChannel } from '../upstream/modern-remote.js';
 import { ModernStdioChannel } from '../upstream/modern-stdio.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';

@@ -18,11 +18,12 @@ import { createHash } from 'node:crypto';
 import { ErrorCode, META, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { logMessageWanted, metaOf } from '../protocol/modern.js';
-import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ModernCall, ModernCallHandlers, ModernCallRequest } from '../upstream/modern-upstream.js';
 import { BridgeCalls } from './bridge-call.js';
 import { listenThroughBridge } from './bridge-listen.js';
 import { completeResultText, discoverFromInitialize } from './bridge-results.js';
-import type { Session } from './session.js';
+import type { EraBridge, EraBridgeOptions } from '../hub/server-port.js';
+import type { Session } from '../hub/session.js';
 
 /** A legacy session held for one modern client. */
 export interface BridgeSession {
@@ -36,16 +37,9 @@ export interface BridgeSession {
   readonly listeners: Set<(message: JsonRpcNotification) => void>;
 }
 
-export interface LegacyBridgeOptions {
-  serverId: string;
-  /** A new legacy session on the server, outside the hub's table (its deadlines ticked by the hub). */
-  openSession(): Session;
+export interface LegacyBridgeOptions extends EraBridgeOptions {
   /** The legacy revision to ask for in `initialize` (a pinned one, or the newest). */
   legacyVersion?: string;
-  /** How long a client may take to retry an `input_required` call before the server's requests are refused. */
-  inputWaitMs: number;
-  /** Sessions unused this long are closed. */
-  idleMs: number;
   logger?: { debug(message: string): void };
 }
 
@@ -54,7 +48,7 @@ const LATEST_LEGACY = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.le
 /** Legacy methods the modern era removed: a modern client sending one gets method-not-found, as from a modern server. */
 const REMOVED = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
-export class LegacyBridge implements ModernUpstream {
+export class LegacyBridge implements EraBridge {
   readonly translates = true;
   private readonly sessions = new Map<string, Promise<BridgeSession>>();
 
@@ -71,7 +65,7 @@ export class LegacyBridge implements ModernUpstream {
       })
       .catch((err: Error) => {
         if (cancelled) return;
-        const answer = errorResponse(request.message.id, ErrorCode.InternalError, err.message, { server: this.opts.serverId });
+        const answer = errorResponse(request.message.id, ErrorCode.InternalError, err.message, { server: this.opts.server.id });
         handlers.response(answer, JSON.stringify(answer), { local: true });
       });
     return {
@@ -144,7 +138,7 @@ export class LegacyBridge implements ModernUpstream {
       request.method === 'ping'
         ? { jsonrpc: '2.0', id: request.id, result: {} }
         : errorResponse(request.id, ErrorCode.MethodNotFound, `patchbay: the client speaks protocol revision 2026-07-28, which can answer '${request.method}' only during a tools/call, prompts/get or resources/read, and none is in progress`);
-    this.opts.logger?.debug(`server '${this.opts.serverId}' sent '${request.method}' outside any call of a 2026-07-28 client: ${request.method === 'ping' ? 'answered' : 'refused'} by the hub`);
+    this.opts.logger?.debug(`server '${this.opts.server.id}' sent '${request.method}' outside any call of a 2026-07-28 client: ${request.method === 'ping' ? 'answered' : 'refused'} by the hub`);
     void session.forward([answer], [undefined], undefined);
   }
 
@@ -178,10 +172,10 @@ export class LegacyBridge implements ModernUpstream {
     if (!answer.ok || !result) {
       void session.close();
       const why = (answer.message as { error?: { message?: string } }).error?.message ?? 'no result';
-      throw new Error(`server '${this.opts.serverId}' refused the hub's initialize for a modern client: ${why}`);
+      throw new Error(`server '${this.opts.server.id}' refused the hub's initialize for a modern client: ${why}`);
     }
     await session.forward([{ jsonrpc: '2.0', method: 'notifications/initialized' }], [undefined], undefined);
-    const bs: BridgeSession = { session, init: result, logLevel: undefined, lastUsed: Date.now(), calls: new BridgeCalls(session, this.opts.serverId, this.opts.inputWaitMs), listeners: new Set() };
+    const bs: BridgeSession = { session, init: result, logLevel: undefined, lastUsed: Date.now(), calls: new BridgeCalls(session, this.opts.server.id, this.opts.inputWaitMs), listeners: new Set() };
     // Notifications no call owns (list changes, resource updates) reach the session's GET stream,
     // or the call stream it picks while one is open: both feed this client's listen streams.
     const unsolicited = (message: JsonRpcNotification): void => {

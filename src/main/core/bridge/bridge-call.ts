@@ -21,8 +21,8 @@ import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcM
 import { replaceTopLevelId } from '../protocol/json-splice.js';
 import { logMessageWanted, metaOf } from '../protocol/modern.js';
 import type { ModernCall, ModernCallHandlers } from '../upstream/modern-upstream.js';
-import type { Session } from './session.js';
-import type { StreamSink } from './stream-sink.js';
+import type { Session } from '../hub/session.js';
+import type { StreamSink } from '../hub/stream-sink.js';
 
 /** Methods that may answer `input_required` (mrtr "Supported Requests"). */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);

@@ -20,8 +20,8 @@ import { ErrorCode, META, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS 
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { modernRequestHeaders, ToolHeaderDeclarations } from '../protocol/modern.js';
-import type { ModernCall, ModernCallHandlers, ModernUpstream } from './modern-upstream.js';
-import type { UpstreamConnection } from './upstream.js';
+import type { ModernCall, ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
+import type { UpstreamConnection } from '../upstream/upstream.js';
 
 type Obj = Record<string, unknown>;
 const MODERN: string = MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]!;
