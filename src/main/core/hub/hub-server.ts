@@ -22,7 +22,7 @@ import type { ModernCallRun } from './modern-call.js';
 import type { SessionObserver } from './observer.js';
 import { ParamHeaderIndex } from './param-headers.js';
 import { notePrincipal } from './principal.js';
-import type { EraBridge, EraBridgeFactory, ServerPort } from './server-port.js';
+import type { EraBridge, EraBridgeFactory, HubReach, ServerPort } from './server-port.js';
 import { Session, type SessionHost } from './session.js';
 import { paceLimits, type StreamLimits } from './sse-stream.js';
 
@@ -224,7 +224,20 @@ export class Hub {
 
   /** A server's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
   private async modernFor(server: ServerPort): Promise<ModernUpstream> {
-    return (await server.modernUpstream?.({ modernFor: (port) => this.modernFor(port) })) ?? this.bridgeFor(server);
+    return (await server.modernUpstream?.(this.reach(server, undefined))) ?? this.bridgeFor(server);
+  }
+
+  /**
+   * What the hub lends a port made of other ports (a profile): its members' modern upstreams, and
+   * the observers' watch of each member's traffic — a session of its own, marked as the profile's
+   * and nested under `parent`, the client's session it serves (none for 2026-07-28 calls).
+   */
+  private reach(profile: ServerPort, parent: object | undefined): HubReach {
+    return {
+      modernFor: (port) => this.modernFor(port),
+      watchMember: (member, era) =>
+        this.options.observer?.sessionOpened({ key: {}, serverId: member.id, clientTransport: 'profile', upstreamTransport: member.transportLabel, debug: false, era, profile: { id: profile.id, parent } }),
+    };
   }
 
   /** The bridge that serves a server's modern clients over legacy sessions (one per server). */
@@ -255,7 +268,7 @@ export class Hub {
     return {
       watch: (session) =>
         observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub', ...(principal !== undefined ? { principal } : {}) }),
-      connect: () => server.connect(),
+      connect: (session) => server.connect(this.reach(server, session)),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
       startupTimeoutMs: server.startupTimeoutMs ?? this.options.startupTimeoutMs,
       streamLimits: this.options.streamLimits,

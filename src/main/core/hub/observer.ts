@@ -40,8 +40,10 @@ export interface ObservedSession {
   readonly serverId: string;
   /**
    * How the client reaches the hub: `streamable-http`, or `sse` (the 2024-11-05 HTTP+SSE door,
-   * legacy-sse-endpoint.ts); `hub` for a session the hub opened for
-   * itself (replay); `playground` for the UI's playground, where a person is the client.
+   * legacy-sse-endpoint.ts); `hub` for a session the hub opened for itself (replay);
+   * `playground` for the UI's playground, where a person is the client; `bridge` for a 2025
+   * session the era bridge holds for a 2026-07-28 client (bridge/legacy-bridge.ts); `profile`
+   * for a profile's traffic with one of its members (`profile` below says which).
    */
   readonly clientTransport: string;
   /** How the hub reaches the server, as configured (`stdio`, `stdio-shared`, `streamable-http`, `sse`, …). */

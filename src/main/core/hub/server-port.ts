@@ -4,6 +4,7 @@
  * implements it; the hub never sees the config itself.
  */
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import type { SessionWatch } from './observer.js';
 import type { Session } from './session.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 
@@ -17,21 +18,31 @@ export interface ServerPort {
   readonly startupTimeoutMs: number | undefined;
   /** How the hub reaches it, for observers: `stdio`, `stdio-shared`, `stdio-stateless`, `streamable-http`, `sse`, `http`. */
   readonly transportLabel: string;
-  /** Opens an upstream connection (spawning a child, linking to a shared one, or a remote session). */
-  connect(): Promise<UpstreamConnection>;
+  /**
+   * Opens an upstream connection (spawning a child, linking to a shared one, or a remote session).
+   * `hub`: what the hub lends a port made of other ports (a profile) for this session.
+   */
+  connect(hub?: HubReach): Promise<UpstreamConnection>;
   /**
    * Where modern-era (2026-07-28) requests go when the server speaks that era itself; undefined
    * when it does not (or the port cannot tell), and the hub then serves them over `connect()`
    * through its bridge. A port made of other ports (a profile) reaches them in the modern era
    * through `hub.modernFor`, which gives each one's own modern upstream or the hub's bridge to it.
    */
-  modernUpstream?(hub: ModernReach): Promise<ModernUpstream | undefined>;
+  modernUpstream?(hub: HubReach): Promise<ModernUpstream | undefined>;
 }
 
-/** What the hub lends a port for reaching other ports in the modern era. */
-export interface ModernReach {
+/** What the hub lends a port made of other ports (a profile) to reach and observe its members. */
+export interface HubReach {
   /** A port's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
   modernFor(port: ServerPort): Promise<ModernUpstream>;
+  /**
+   * The observers' watch of one member's traffic on behalf of a profile: an observed session of
+   * its own (ObservedSession.profile), nested under the client's session that caused it when
+   * there is one (a 2025 session; 2026-07-28 calls have none). Undefined when nobody listens.
+   * Whoever takes a watch ends it (`ended`) when the member's connection ends.
+   */
+  watchMember(member: ServerPort, era: 'legacy' | 'modern'): SessionWatch | undefined;
 }
 
 /**

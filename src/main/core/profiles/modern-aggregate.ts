@@ -24,7 +24,7 @@
  * credentials are the one authorization context behind it, so the merged lists are shared.
  */
 import { ErrorCode, META, MODERN_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
-import type { ModernReach, ServerPort } from '../hub/server-port.js';
+import type { HubReach, ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import { errorResponse, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { encodeHeaderValue, metaOf, nameSource } from '../protocol/modern.js';
@@ -45,7 +45,7 @@ export interface ModernAggregateHost {
   /** The runtime of a server now (config reloads replace runtimes). */
   port(server: string): ServerPort | undefined;
   /** What the hub lent the profile on its latest modern request. */
-  reach(): ModernReach;
+  reach(): HubReach;
   catalog: ServerCatalog;
   pins: ToolPins | undefined;
   version: string;

@@ -6,7 +6,7 @@
  * a member added) or an approval reaches connected clients as list changes — legacy sessions and
  * modern listen streams alike — without ending them.
  */
-import type { ModernReach, ServerPort } from '../hub/server-port.js';
+import type { HubReach, ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
@@ -41,7 +41,7 @@ export class ProfilePort implements ServerPort {
   readonly transportLabel = 'profile';
   private readonly live = new Set<AggregateUpstream>();
   private modern: ModernAggregate | undefined;
-  private reach: ModernReach | undefined;
+  private reach: HubReach | undefined;
 
   constructor(
     private resolved: ResolvedProfile,
@@ -86,7 +86,7 @@ export class ProfilePort implements ServerPort {
   }
 
   /** The profile's modern aggregate: one for all its modern clients (the era has no sessions). */
-  modernUpstream(hub: ModernReach): Promise<ModernUpstream | undefined> {
+  modernUpstream(hub: HubReach): Promise<ModernUpstream | undefined> {
     this.reach = hub;
     this.modern ??= new ModernAggregate({ ...this.aggregateHost(), reach: () => this.reach! });
     return Promise.resolve(this.modern);
