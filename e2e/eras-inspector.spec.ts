@@ -65,6 +65,10 @@ test('a modern client bridged to a legacy server: era badges, one row per round 
     await expect(ui.getByTestId('server-row-modern').getByTestId('server-era')).toHaveAttribute('data-era', 'modern');
     await ui.getByTestId('server-row-modern').getByRole('link', { name: 'modern', exact: true }).click();
     await expect(ui.getByTestId('server-detail-era')).toHaveAttribute('data-era', 'modern');
+    // Both facts in words (PROTOCOL Q11): only a 2026-07-28 client has reached it, so only that
+    // era has been asked; the 2025 one waits for a 2025 client.
+    await expect(ui.getByTestId('server-detail-era-facts')).toContainText('2026-07-28 (sessionless): yes, from its answer to a server/discover request');
+    await expect(ui.getByTestId('server-detail-era-facts')).toContainText('2025 (initialize, sessions): not asked yet');
   } finally {
     await client.close().catch(() => undefined);
     await direct.close().catch(() => undefined);

@@ -40,7 +40,7 @@ export interface BridgeSession {
 export interface LegacyBridgeOptions extends EraBridgeOptions {
   /** The legacy revision to ask for in `initialize` (a pinned one, or the newest). */
   legacyVersion?: string;
-  logger?: { debug(message: string): void };
+  logger?: { info(message: string): void };
 }
 
 const LATEST_LEGACY = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1];
@@ -138,7 +138,8 @@ export class LegacyBridge implements EraBridge {
       request.method === 'ping'
         ? { jsonrpc: '2.0', id: request.id, result: {} }
         : errorResponse(request.id, ErrorCode.MethodNotFound, `patchbay: the client speaks protocol revision 2026-07-28, which can answer '${request.method}' only during a tools/call, prompts/get or resources/read, and none is in progress`);
-    this.opts.logger?.debug(`server '${this.opts.server.id}' sent '${request.method}' outside any call of a 2026-07-28 client: ${request.method === 'ping' ? 'answered' : 'refused'} by the hub`);
+    // Info, not debug: a person wondering why a server says its roots request failed finds it here.
+    this.opts.logger?.info(`server '${this.opts.server.id}' asked '${request.method}' while no call of its 2026-07-28 client was open: ${request.method === 'ping' ? 'answered' : 'refused (nobody to ask)'} at once by the hub`);
     void session.forward([answer], [undefined], undefined);
   }
 
