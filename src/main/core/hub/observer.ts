@@ -17,9 +17,10 @@ import type { UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
  * `session-closed` (errors answered on the server's behalf), `replay-initialize` (re-initializing
  * a restarted upstream), `replay` (the inspector's replay of a captured request), `bridge-answer`
  * (a bridge between eras answered the client itself: `server/discover`, a removed method, a
- * refused `requestState`).
+ * refused `requestState`), `aggregate` (a profile asked a member on its own account: its lists, a
+ * fan-out, a discover; profiles/member-watch.ts).
  */
-export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay' | 'bridge-answer';
+export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay' | 'bridge-answer' | 'aggregate';
 
 /**
  * The HTTP request a client message came in, as observers may read it. A node:http

@@ -7,7 +7,7 @@
  */
 import { META, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import type { CacheHints } from './aggregate-lists.js';
-import type { MemberInit } from './member-link.js';
+import type { MemberInit } from './member-source.js';
 import type { ResolvedProfile } from './profile-config.js';
 
 export interface MemberAnswer {
@@ -69,6 +69,21 @@ export function mergedDiscover(profile: ResolvedProfile, members: readonly Membe
   result.ttlMs = hints.ttlMs;
   result.cacheScope = hints.cacheScope;
   return result;
+}
+
+/** Hints that promise nothing: stale at once, and private (what is said of a member not heard from). */
+export const NO_HINTS: CacheHints = { ttlMs: 0, cacheScope: 'private' };
+
+/** The most conservative of the members' cache hints (no member: nothing promised). */
+export function mergedHints(hints: readonly CacheHints[]): CacheHints {
+  if (hints.length === 0) return NO_HINTS;
+  let ttlMs = Infinity;
+  let cacheScope: CacheHints['cacheScope'] = 'public';
+  for (const h of hints) {
+    ttlMs = Math.min(ttlMs, h.ttlMs);
+    if (h.cacheScope === 'private') cacheScope = 'private';
+  }
+  return { ttlMs, cacheScope };
 }
 
 export function mergedInstructions(profile: ResolvedProfile, members: readonly MemberAnswer[]): string | undefined {

@@ -13,7 +13,7 @@
  */
 import type { Logger } from '../log/logger.js';
 import { ErrorCode } from '../../../shared/protocol.js';
-import { MemberError } from './member-link.js';
+import { MemberError } from './member-errors.js';
 import { hasCapability, type MemberSource } from './member-source.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
 import { mergePrompts, mergeTools, mergeUris, type MemberLists, type Merged, type NamedDefinition, type NamedEntry, type ToolEntry, type UriEntry } from './profile-merge.js';

@@ -1,46 +1,32 @@
 /**
- * A profile's aggregated endpoint, as the upstream connection of one session: the session in
+ * A profile's aggregated endpoint, as the upstream connection of one 2025 session: the session in
  * front of it speaks MCP to it exactly as to one server and never learns it is several. It opens
  * one connection per member (member-link.ts), answers `initialize` and the lists itself
  * (aggregate-initialize.ts, aggregate-lists.ts), and routes everything else to the member that
  * owns it (aggregate-routing.ts): calls and prompt gets by exposed name, reads and subscriptions
  * by URI, completions by reference; server→client requests with ids rewritten per member so they
- * never collide, and the client's answers back to their member. A member that fails leaves the
- * others working; its requests fail with its name, and it is re-opened with backoff. A member
- * whose config sets `requestTimeoutMs` has its requests cut at that deadline (member-deadlines.ts),
- * whatever the profile's own is.
+ * never collide, and the client's answers back to their member (aggregate-inbound.ts). A member
+ * that fails leaves the others working; its requests fail with its name, and it is re-opened with
+ * backoff. A member whose config sets `requestTimeoutMs` has its requests cut at that deadline
+ * (forwarded-requests.ts), whatever the profile's own is. Each member's traffic is observed as a
+ * session of its own, nested under this one (member-watch.ts).
  */
 import { ErrorCode } from '../../../shared/protocol.js';
-import type { ServerPort } from '../hub/server-port.js';
-import type { Logger } from '../log/logger.js';
-import { errorResponse, idKey, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
+import { fromMember, type InboundTarget } from './aggregate-inbound.js';
+import type { LegacyAggregateHost } from './aggregate-host.js';
 import { mergedInitialize } from './aggregate-initialize.js';
 import { ALL_KINDS, AggregateLists } from './aggregate-lists.js';
 import { routeRequest, type Route, type RoutingContext } from './aggregate-routing.js';
-import { ServerRequests } from './server-requests.js';
-import { MemberDeadlines } from './member-deadlines.js';
-import { MemberLink, unavailable, type MemberLinkOwner } from './member-link.js';
-import { MemberRetries } from './member-retries.js';
+import { ForwardedRequests } from './forwarded-requests.js';
+import { notInProfile, unavailable } from './member-errors.js';
+import { MemberLink, type MemberLinkOwner } from './member-link.js';
+import { MemberSet } from './member-set.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
-import type { ListKind, ServerCatalog } from './server-catalog.js';
-import type { ToolPins } from './tool-pins.js';
-
-export interface AggregateHost {
-  profile(): ResolvedProfile;
-  /** The runtime of a server now (config reloads replace runtimes). */
-  port(server: string): ServerPort | undefined;
-  catalog: ServerCatalog;
-  pins: ToolPins | undefined;
-  version: string;
-  logger: Logger;
-  /** How long the aggregated `initialize` waits for slow members before answering without them. */
-  initWaitMs: number;
-  /** Deadline of the aggregate's own requests to members (lists, fan-outs) that set none of their own. */
-  requestTimeoutMs: number;
-  closed(aggregate: AggregateUpstream): void;
-}
+import type { ListKind } from './server-catalog.js';
+import { ServerRequests } from './server-requests.js';
 
 const DEFAULT_STARTUP_MS = 60_000;
 const LIST_CHANGED: Record<ListKind, string> = {
@@ -57,32 +43,38 @@ export class AggregateUpstream implements UpstreamConnection {
   /** The resolution this session works with (replaced on reconfigure). */
   profile: ResolvedProfile;
   readonly lists: AggregateLists;
-  private readonly links = new Map<string, MemberLink>();
-  private members: ResolvedMember[] = [];
+  private readonly links: MemberSet<MemberLink>;
   private initRequest: JsonRpcRequest | undefined;
   private declared = { tools: false, prompts: false, resources: false };
-  /** Client request id → the member handling it. */
-  private readonly inFlight = new Map<string, MemberLink>();
-  private readonly serverRequests = new ServerRequests();
-  private readonly deadlines = new MemberDeadlines({
-    expired: (key, answer, cancel) => {
-      const link = this.inFlight.get(key);
-      this.inFlight.delete(key);
-      link?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancel });
+  private readonly forwarded = new ForwardedRequests({
+    expired: (link, answer, cancel) => {
+      link?.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancel }, undefined, 'timeout');
       this.reply(answer, true);
     },
   });
-  private readonly retries = new MemberRetries();
+  private readonly serverRequests = new ServerRequests();
   private logLevel: string | undefined;
   private isClosed = false;
-  private nextLinkIndex = 0;
   private readonly routing: RoutingContext<MemberLink>;
+  private readonly inbound: InboundTarget;
 
-  constructor(private readonly host: AggregateHost) {
+  constructor(private readonly host: LegacyAggregateHost) {
     this.profile = host.profile();
+    this.links = new MemberSet<MemberLink>({
+      port: (server) => host.port(server),
+      create: (server, index) => new MemberLink(server, index, this.linkOwner, host.logger.child(server)),
+      dropped: (link) => {
+        this.lists.forgetMember(link.server);
+        this.failInFlight(link);
+        void link.close();
+      },
+      added: (link) => {
+        if (this.initRequest) void this.open(link);
+      },
+    });
     this.lists = new AggregateLists({
       profile: () => this.profile,
-      members: () => this.enabledMembers().map((member) => ({ member, link: this.links.get(member.server)! })),
+      members: () => this.links.enabledRules().map((member) => ({ member, link: this.links.get(member.server)! })),
       catalog: host.catalog,
       pins: host.pins,
       timeoutFor: (server) => this.timeoutFor(server),
@@ -91,13 +83,19 @@ export class AggregateUpstream implements UpstreamConnection {
     });
     this.routing = {
       lists: this.lists,
-      members: () => this.enabledLinks(),
-      allowsResource: (server, uri) => this.members.find((m) => m.server === server)?.resources.allows(uri) ?? false,
+      members: () => this.links.enabled(),
+      allowsResource: (server, uri) => this.links.rule(server)?.resources.allows(uri) ?? false,
       holdHint: (server, tool) => `patchbay profiles approve ${this.profile.name} ${server} ${tool}`,
       request: (link, method, params) => this.internal(link, method, params),
       setLogLevel: (level) => (this.logLevel = level),
     };
-    this.syncMembers();
+    this.inbound = {
+      forwarded: this.forwarded,
+      serverRequests: this.serverRequests,
+      deliver: (raw, local, message) => this.deliver(raw, local, message),
+      memberChanged: (link, kinds) => void this.lists.refresh(kinds, [link.server]),
+    };
+    this.links.sync(this.profile.members);
   }
 
   get closed(): boolean {
@@ -106,23 +104,22 @@ export class AggregateUpstream implements UpstreamConnection {
 
   /** The members' links, in profile order (for the inventory). */
   memberLinks(): Array<{ member: ResolvedMember; link: MemberLink | undefined }> {
-    return this.members.map((member) => ({ member, link: this.links.get(member.server) }));
+    return this.links.rules.map((member) => ({ member, link: this.links.get(member.server) }));
   }
 
   send(message: JsonRpcMessage, raw?: string): void {
     if (this.isClosed) return;
     if (isRequest(message)) {
       if (!this.callNow(message, raw)) void this.request(message, raw);
-    }
-    else if (isNotification(message)) this.notification(message, raw);
+    } else if (isNotification(message)) this.notification(message, raw);
     else this.clientAnswer(message);
   }
 
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.deadlines.clearAll();
-    this.retries.clear();
+    this.forwarded.clear();
+    this.links.close();
     this.host.closed(this);
     await Promise.all([...this.links.values()].map((l) => l.close()));
   }
@@ -134,7 +131,7 @@ export class AggregateUpstream implements UpstreamConnection {
   reconfigure(): void {
     if (this.isClosed) return;
     this.profile = this.host.profile();
-    this.syncMembers();
+    this.links.sync(this.profile.members);
     void this.lists.refresh(ALL_KINDS);
   }
 
@@ -167,8 +164,7 @@ export class AggregateUpstream implements UpstreamConnection {
     const link = entry && entry.enabled && !entry.held ? this.links.get(entry.server) : undefined;
     if (!entry || !link?.isUp) return false;
     const original = entry.item.name;
-    this.inFlight.set(idKey(message.id), link);
-    this.deadlines.start(message, link.server, link.port?.requestTimeoutMs);
+    this.forwarded.start(message, link);
     return original === name ? link.send(message, raw) : link.send({ ...message, params: { ...message.params, name: original } });
   }
 
@@ -186,11 +182,9 @@ export class AggregateUpstream implements UpstreamConnection {
       case 'forward': {
         const link = this.links.get(route.server);
         if (!link || !(await this.ready(link))) return this.reply(errorResponse(message.id, ...errorArgs(link, route.server)), true);
-        this.inFlight.set(idKey(message.id), link);
-        this.deadlines.start(message, link.server, link.port?.requestTimeoutMs);
+        this.forwarded.start(message, link);
         if (!link.send(route.message, route.raw)) {
-          this.inFlight.delete(idKey(message.id));
-          this.deadlines.clear(idKey(message.id));
+          this.forwarded.drop(message.id);
           this.reply(errorResponse(message.id, ...errorArgs(link, route.server)), true);
         }
         return;
@@ -220,10 +214,7 @@ export class AggregateUpstream implements UpstreamConnection {
     if (message.method === 'notifications/cancelled') {
       const requestId = message.params?.requestId;
       if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-      const link = this.inFlight.get(idKey(requestId));
-      this.inFlight.delete(idKey(requestId));
-      this.deadlines.clear(idKey(requestId));
-      link?.send(message, raw);
+      this.forwarded.cancelled(requestId)?.send(message, raw);
       return;
     }
     for (const link of this.links.values()) link.send(message, raw);
@@ -239,7 +230,7 @@ export class AggregateUpstream implements UpstreamConnection {
 
   private async initialize(request: JsonRpcRequest): Promise<void> {
     this.initRequest = request;
-    const links = this.enabledLinks();
+    const links = this.links.enabled();
     await withTimeout(Promise.all(links.map((l) => this.open(l))), this.host.initWaitMs, () => undefined);
     const answers = links.map((l) => ({ server: l.server, init: l.init ?? this.host.catalog.get(l.server)?.init }));
     const merged = mergedInitialize(this.profile, request.params?.protocolVersion, answers, this.host.version);
@@ -247,14 +238,6 @@ export class AggregateUpstream implements UpstreamConnection {
     this.reply({ jsonrpc: '2.0', id: request.id, result: merged.result }, false);
     // Warm the tools list so the client's first tools/list (or call) does not wait for it.
     void this.lists.get('tools').catch(() => undefined);
-  }
-
-  private enabledMembers(): ResolvedMember[] {
-    return this.members.filter((m) => m.state === 'enabled');
-  }
-
-  private enabledLinks(): MemberLink[] {
-    return this.enabledMembers().map((m) => this.links.get(m.server)!);
   }
 
   private open(link: MemberLink): Promise<boolean> {
@@ -279,32 +262,13 @@ export class AggregateUpstream implements UpstreamConnection {
 
   private scheduleRetry(link: MemberLink): void {
     if (this.isClosed) return;
-    this.retries.schedule(link.server, link.retryAt, () => {
-      if (!this.isClosed && this.links.get(link.server) === link && !link.isUp && !link.pending) void this.open(link);
+    this.links.retry(link, link.retryAt, () => {
+      if (!this.isClosed && !link.isUp && !link.pending) void this.open(link);
     });
   }
 
-  private syncMembers(): void {
-    this.members = this.profile.members;
-    const wanted = new Set(this.members.filter((m) => m.state === 'enabled').map((m) => m.server));
-    for (const [server, link] of this.links) {
-      if (wanted.has(server) && (link.port === undefined || link.port === this.host.port(server))) continue;
-      this.links.delete(server);
-      this.lists.forgetMember(server);
-      this.retries.cancel(server);
-      this.failInFlight(link);
-      void link.close();
-    }
-    for (const server of wanted) {
-      if (this.links.has(server)) continue;
-      const link = new MemberLink(server, this.nextLinkIndex++, this.linkOwner, this.host.logger.child(server));
-      this.links.set(server, link);
-      if (this.initRequest) void this.open(link);
-    }
-  }
-
   private readonly linkOwner: MemberLinkOwner = {
-    message: (link, message, raw, local) => this.fromMember(link, message, raw, local),
+    message: (link, message, raw, local) => fromMember(this.inbound, link, message, raw, local),
     lost: (link) => {
       this.failInFlight(link);
       this.scheduleRetry(link);
@@ -317,69 +281,23 @@ export class AggregateUpstream implements UpstreamConnection {
       // A member that comes (back) up may list something else than before.
       void this.lists.refresh(ALL_KINDS, [link.server]);
     },
+    // The member's stderr reaches the session's own events too, named by the member.
     event: (link, event) => {
       if (event.type === 'stderr') this.onevent?.({ type: 'stderr', line: `[${link.server}] ${event.line}` });
       else if (event.type === 'http') this.onevent?.(event);
     },
+    wantsEvents: () => this.onevent !== undefined,
+    watch: (port) => this.host.reach?.watchMember(port, 'legacy'),
   };
 
   /** Requests a member will not answer now (it died, or left the profile) fail with its name. */
   private failInFlight(link: MemberLink): void {
-    for (const [key, owner] of [...this.inFlight]) {
-      if (owner !== link) continue;
-      this.inFlight.delete(key);
-      this.deadlines.clear(key);
-      const id = key.startsWith('n:') ? Number(key.slice(2)) : key.slice(2);
-      const { code, message, data } = unavailable(link);
-      this.reply(errorResponse(id, code, message, data), true);
-    }
+    const { code, message, data } = unavailable(link);
+    for (const id of this.forwarded.lostWith(link)) this.reply(errorResponse(id, code, message, data), true);
     this.serverRequests.forget(link);
   }
 
-  // ─── members → client ───
-
-  private fromMember(link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean): void {
-    if (!('method' in message)) {
-      // The answer to a forwarded client request: ids are the client's own.
-      const key = idKey(message.id ?? '');
-      if (!this.inFlight.delete(key) && this.deadlines.late(key)) return;
-      this.deadlines.clear(key);
-      this.deliver(raw, local, message);
-      return;
-    }
-    if (isRequest(message)) {
-      if (message.method === 'ping') {
-        link.send({ jsonrpc: '2.0', id: message.id, result: {} });
-        return;
-      }
-      this.deliver(JSON.stringify({ ...message, id: this.serverRequests.rename(link, message.id) }), false);
-      return;
-    }
-    switch (message.method) {
-      case 'notifications/tools/list_changed':
-        return this.memberListChanged(link, ['tools']);
-      case 'notifications/prompts/list_changed':
-        return this.memberListChanged(link, ['prompts']);
-      case 'notifications/resources/list_changed':
-        return this.memberListChanged(link, ['resources', 'templates']);
-      case 'notifications/cancelled': {
-        // The member gave up on a request it sent the client: name it by the id the client knows.
-        const requestId = this.serverRequests.cancelled(link, (message.params as { requestId?: JsonRpcId } | undefined)?.requestId);
-        if (requestId !== undefined) this.deliver(JSON.stringify({ ...message, params: { ...message.params, requestId } }), false);
-        return;
-      }
-      case 'notifications/progress':
-        this.deadlines.progress((message.params as { progressToken?: unknown } | undefined)?.progressToken);
-        return this.deliver(raw, false, message);
-      default:
-        // Logging and resource updates carry the client's own URIs.
-        this.deliver(raw, false, message);
-    }
-  }
-
-  private memberListChanged(link: MemberLink, kinds: ListKind[]): void {
-    void this.lists.refresh(kinds, [link.server]);
-  }
+  // ─── to the client ───
 
   private listChanged(kind: ListKind): void {
     const declared = kind === 'tools' ? this.declared.tools : kind === 'prompts' ? this.declared.prompts : this.declared.resources;
@@ -403,7 +321,7 @@ export class AggregateUpstream implements UpstreamConnection {
 }
 
 function errorArgs(link: MemberLink | undefined, server: string): [number, string, Record<string, unknown>] {
-  if (!link) return [ErrorCode.InternalError, `server '${server}' is not part of this profile now`, { server }];
+  if (!link) return [ErrorCode.InternalError, notInProfile(server), { server }];
   const { code, message, data } = unavailable(link);
   return [code, message, data];
 }

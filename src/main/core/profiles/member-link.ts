@@ -3,25 +3,22 @@
  * server's own runtime (so its children, spare and shared mode work as for its own endpoint),
  * initialized with the client's `initialize`, and re-opened with backoff when it fails. Requests
  * the aggregate makes itself (lists, a fan-out) carry ids of their own and never reach the client.
+ *
+ * The link reports its traffic to the observers as a session reports its upstream leg
+ * (member-watch.ts): one watch per link, taken when it first connects and ended when it closes.
  */
-import { ErrorCode } from '../../../shared/protocol.js';
+import type { HubNote, SessionWatch } from '../hub/observer.js';
 import { HubWaiters } from '../hub/hub-waiters.js';
 import type { ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from '../upstream/upstream.js';
-import type { MemberSource } from './member-source.js';
-
-export type LinkState = 'idle' | 'connecting' | 'up' | 'down';
-
-/** What a member answered `initialize` with. */
-export interface MemberInit {
-  protocolVersion?: string;
-  capabilities: Record<string, unknown>;
-  serverInfo?: Record<string, unknown>;
-  instructions?: string;
-}
+import { unansweredWithin } from './member-deadlines.js';
+import { memberRefused, notConfigured, notConnected } from './member-errors.js';
+import { MemberBackoff } from './member-retries.js';
+import type { LinkState, MemberInit, MemberSource } from './member-source.js';
+import { observe, OWN_NOTE, type MemberObserved } from './member-watch.js';
 
 export interface MemberLinkOwner {
   /** A message from the server that is not the answer to the aggregate's own request. */
@@ -31,11 +28,14 @@ export interface MemberLinkOwner {
   /** The member (re)connected and initialized. */
   up(link: MemberLink): void;
   event(link: MemberLink, event: UpstreamEvent): void;
+  /** Whether `event` is wanted at all now (the aggregate's session observes its upstream's events). */
+  wantsEvents(): boolean;
+  /** The observers' watch of this member's traffic (HubReach.watchMember); undefined when nobody listens. */
+  watch(port: ServerPort): SessionWatch | undefined;
 }
 
 const INTERNAL_ID = 'patchbay-agg-';
-/** Waits before a member that failed is tried again (both eras). */
-export const BACKOFF_MS = [250, 1000, 2000, 5000, 10_000, 30_000];
+const INITIALIZED: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 
 export class MemberLink implements MemberSource {
   state: LinkState = 'idle';
@@ -44,14 +44,17 @@ export class MemberLink implements MemberSource {
   init: MemberInit | undefined;
   /** The runtime the current connection came from: a config change replaces it. */
   port: ServerPort | undefined;
-  /** When a reconnect may be tried again. */
-  retryAt = 0;
   private conn: UpstreamConnection | undefined;
   private connecting: Promise<boolean> | undefined;
-  private failures = 0;
+  private readonly backoff = new MemberBackoff();
   private nextId = 1;
   private readonly waiters = new HubWaiters();
   private closed = false;
+  /** The observers' view of this link, once it tried to connect (undefined: nobody listens). */
+  private observed: MemberObserved | undefined;
+  private watchTaken = false;
+  /** Connections opened so far: the first is initialized with the client's own request, later ones replay it. */
+  private opens = 0;
 
   constructor(
     readonly server: string,
@@ -63,6 +66,11 @@ export class MemberLink implements MemberSource {
 
   get isUp(): boolean {
     return this.state === 'up' && this.conn !== undefined && !this.conn.closed;
+  }
+
+  /** When a reconnect may be tried again. */
+  get retryAt(): number {
+    return this.backoff.retryAt;
   }
 
   /**
@@ -81,13 +89,19 @@ export class MemberLink implements MemberSource {
   }
 
   private async open(port: ServerPort | undefined, initialize: JsonRpcRequest, timeoutMs: number): Promise<boolean> {
-    if (!port) return this.fail(`server '${this.server}' is not configured (or it is disabled)`);
+    if (!port) return this.fail(notConfigured(this.server));
     this.state = 'connecting';
     this.port = port;
+    if (!this.watchTaken) {
+      this.watchTaken = true;
+      this.observed = observe(this.owner.watch(port));
+    }
+    const observed = this.observed;
     let conn: UpstreamConnection;
     try {
       conn = await port.connect();
     } catch (err) {
+      observed?.failed((err as Error).message);
       return this.fail(`server '${this.server}' could not be started: ${(err as Error).message}`);
     }
     if (this.closed) {
@@ -95,79 +109,96 @@ export class MemberLink implements MemberSource {
       return false;
     }
     this.conn = conn;
+    observed?.opened();
+    const watch = observed?.watch;
     conn.onmessage = (m, raw, local) => {
+      // An answer the connection wrote itself is not the member's (a session reports it only to its client).
+      if (observed && !local) {
+        observed.answer();
+        watch!.fromServer?.(m, raw);
+      }
       if (this.waiters.settle(m, local)) return;
       this.owner.message(this, m, raw, local);
     };
     conn.onclose = (info) => this.connectionLost(conn, info);
-    conn.onevent = (event) => this.owner.event(this, event);
+    // Events are wired only when someone wants them: a remote builds an HTTP exchange's record for each.
+    if (watch?.upstreamEvent || this.owner.wantsEvents()) {
+      conn.onevent = (event) => {
+        observed?.event(event);
+        this.owner.event(this, event);
+      };
+    }
+    // The first connection is initialized with the client's own initialize; a later one replays it.
+    const note: HubNote | undefined = this.opens++ === 0 ? undefined : 'replay-initialize';
     try {
-      const answer = await this.ask({ ...initialize, id: this.internalId() }, timeoutMs, 'initialize');
+      const answer = await this.ask({ ...initialize, id: this.internalId() }, timeoutMs, 'initialize', note);
       const result = (answer as { result?: MemberInit }).result;
       if (!result) throw new Error(`refused initialize: ${(answer as { error?: { message?: string } }).error?.message ?? 'no result'}`);
       this.init = { ...result, capabilities: result.capabilities ?? {} };
-      conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      watch?.toServer?.(INITIALIZED, undefined, note);
+      conn.send(INITIALIZED);
     } catch (err) {
+      // A connection that ended by itself was reported as such (connectionLost).
+      const endedByItself = this.conn !== conn;
       if (this.conn === conn) this.conn = undefined;
       void conn.close();
       if (this.closed) return false;
       let message = (err as Error).message;
       const stderr = (conn as { stderrTail?: string }).stderrTail;
       if (stderr && !message.includes(stderr)) message += `: ${stderr}`;
-      return this.fail(message.startsWith(`server '${this.server}'`) ? message : `server '${this.server}' ${message}`);
+      const named = message.startsWith(`server '${this.server}'`) ? message : `server '${this.server}' ${message}`;
+      if (!endedByItself) observed?.failed(named);
+      return this.fail(named);
     }
     this.state = 'up';
     this.error = undefined;
-    this.failures = 0;
-    this.retryAt = 0;
+    this.backoff.succeeded();
     this.owner.up(this);
     return true;
   }
 
   /** A request of the aggregate's own; rejects with a sentence naming the server. */
   async request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<unknown> {
-    if (!this.isUp) throw new Error(this.error ?? `server '${this.server}' is not connected`);
+    if (!this.isUp) throw new Error(this.error ?? notConnected(this.server));
     const message: JsonRpcRequest = { jsonrpc: '2.0', id: this.internalId(), method };
     if (params) message.params = params;
-    const answer = await this.ask(message, timeoutMs, method);
-    if ('error' in answer && answer.error) throw new MemberError(`server '${this.server}' answered ${method} with error ${answer.error.code}: ${answer.error.message}`, answer.error.code);
+    const answer = await this.ask(message, timeoutMs, method, OWN_NOTE);
+    if ('error' in answer && answer.error) throw memberRefused(this.server, method, answer.error);
     return (answer as { result?: unknown }).result;
   }
 
-  /** Passes a client message on, as it is. False when the member is not connected. */
-  send(message: JsonRpcMessage, raw?: string): boolean {
+  /**
+   * Passes a message on as it is: the client's (no `note`), or one the aggregate wrote itself
+   * (`note` says why, for observers). False when the member is not connected.
+   */
+  send(message: JsonRpcMessage, raw?: string, note?: HubNote): boolean {
     if (!this.isUp) return false;
+    this.observed?.watch.toServer?.(message, raw, note);
     this.conn!.send(message, raw);
     return true;
   }
 
   async close(): Promise<void> {
+    const down = this.state === 'down';
     this.closed = true;
     this.state = 'idle';
     const conn = this.conn;
     this.conn = undefined;
     this.waiters.rejectAll(new Error(`server '${this.server}': the session was closed`));
+    // A member that is down when its session ends ends failed, saying why.
+    this.observed?.end(down ? 'failed' : 'closed', down ? this.error : undefined);
     await conn?.close();
   }
 
-  /** Drops the connection (its runtime was replaced); the next connect opens a new one. */
-  async reset(): Promise<void> {
-    const conn = this.conn;
-    this.conn = undefined;
-    this.state = 'idle';
-    this.init = undefined;
-    this.waiters.rejectAll(new Error(`server '${this.server}' was reconfigured`));
-    await conn?.close();
-  }
-
-  private async ask(request: JsonRpcRequest, timeoutMs: number, what: string): Promise<JsonRpcMessage> {
+  private async ask(request: JsonRpcRequest, timeoutMs: number, what: string, note: HubNote | undefined): Promise<JsonRpcMessage> {
     const conn = this.conn;
     if (!conn) throw new Error('is not connected');
     const answer = this.waiters.wait(request.id);
+    this.observed?.watch.toServer?.(request, undefined, note);
     conn.send(request);
     try {
       const { message, local } = await withTimeout(answer, timeoutMs, () => {
-        throw new Error(`did not answer ${what} within ${Math.round(timeoutMs / 100) / 10}s`);
+        throw new Error(unansweredWithin(what, timeoutMs));
       });
       if (local && 'error' in message && message.error) throw new Error(message.error.message);
       return message;
@@ -183,8 +214,7 @@ export class MemberLink implements MemberSource {
   private fail(message: string): false {
     this.state = 'down';
     this.error = message;
-    this.retryAt = Date.now() + BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
-    this.failures++;
+    this.backoff.failed();
     this.logger.warn(message);
     return false;
   }
@@ -192,27 +222,11 @@ export class MemberLink implements MemberSource {
   private connectionLost(conn: UpstreamConnection, info: UpstreamClosed): void {
     if (this.conn !== conn) return;
     this.conn = undefined;
+    this.observed?.closed(info);
     this.waiters.rejectAll(new Error(info.message));
     // During connect, the waiting initialize fails with this and open() reports it.
     if (this.state === 'connecting') return;
     this.fail(info.message.includes(`'${this.server}'`) ? info.message : `server '${this.server}': ${info.message}`);
     this.owner.lost(this, info);
   }
-}
-
-/** A JSON-RPC error a member answered one of the aggregate's own requests with. */
-export class MemberError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-    this.name = 'MemberError';
-  }
-}
-
-/** The error a client gets for a request its member cannot take. */
-export function unavailable(link: { readonly server: string; readonly error: string | undefined }): { code: number; message: string; data: Record<string, unknown> } {
-  const why = link.error ?? `server '${link.server}' is not connected`;
-  return { code: ErrorCode.InternalError, message: `${why.startsWith(`server '${link.server}'`) ? why : `server '${link.server}' is unavailable: ${why}`}`, data: { server: link.server } };
 }

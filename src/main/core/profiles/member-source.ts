@@ -3,7 +3,17 @@
  * routing, aggregate-routing.ts), whichever era the aggregate speaks to it: a legacy session
  * (member-link.ts) or modern requests (modern-member.ts).
  */
-import type { MemberInit } from './member-link.js';
+
+/** Where a member stands: never asked, being (re)connected, answering, or down until its backoff passes. */
+export type LinkState = 'idle' | 'connecting' | 'up' | 'down';
+
+/** What a member said of itself: its `initialize` answer, or the same parts of its `server/discover` one. */
+export interface MemberInit {
+  protocolVersion?: string;
+  capabilities: Record<string, unknown>;
+  serverInfo?: Record<string, unknown>;
+  instructions?: string;
+}
 
 export interface MemberSource {
   readonly server: string;
@@ -24,9 +34,4 @@ export interface MemberSource {
 /** Whether a member declared a capability (`tools`, `prompts`, `resources`, …). */
 export function hasCapability(member: MemberSource, capability: string): boolean {
   return member.init?.capabilities[capability] !== undefined;
-}
-
-/** A sentence about a member that names it (`server 'beta' …`). */
-export function naming(server: string, message: string): string {
-  return message.startsWith(`server '${server}'`) ? message : `server '${server}': ${message}`;
 }

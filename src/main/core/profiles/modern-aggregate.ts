@@ -5,8 +5,9 @@
  * server directly, a legacy one through the hub's bridge — and shares with the legacy aggregate
  * (aggregate-upstream.ts) everything that makes a profile a profile: the merged lists under safe
  * names with the member rules, shadowing, pins and held tools (aggregate-lists.ts,
- * profile-merge.ts), the routing by exposed name and URI (aggregate-routing.ts), and the honest
- * merge of what the members say of themselves (aggregate-initialize.ts).
+ * profile-merge.ts), the routing by exposed name and URI (aggregate-routing.ts), the honest
+ * merge of what the members say of themselves (aggregate-initialize.ts), and the members' upkeep
+ * (member-set.ts, member-retries.ts, member-deadlines.ts, member-errors.ts, member-watch.ts).
  *
  * - `server/discover` is answered here from the members' own discover answers.
  * - The lists are answered here, merged, with `resultType` and the most conservative of the
@@ -24,37 +25,20 @@
  * credentials are the one authorization context behind it, so the merged lists are shared.
  */
 import { ErrorCode, META, MODERN_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
-import type { HubReach, ServerPort } from '../hub/server-port.js';
-import type { Logger } from '../log/logger.js';
 import { errorResponse, type JsonRpcId, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
-import { encodeHeaderValue, metaOf, nameSource } from '../protocol/modern.js';
+import { metaOf } from '../protocol/modern.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
-import { mergedCapabilities, mergedDiscover, type MemberAnswer } from './aggregate-initialize.js';
-import { ALL_KINDS, AggregateLists, type CacheHints } from './aggregate-lists.js';
+import type { ModernAggregateHost } from './aggregate-host.js';
+import { mergedCapabilities, mergedDiscover, mergedHints, NO_HINTS, type MemberAnswer } from './aggregate-initialize.js';
+import { ALL_KINDS, AggregateLists } from './aggregate-lists.js';
 import { routeRequest, uriOwner, type RoutingContext } from './aggregate-routing.js';
-import { MemberRetries } from './member-retries.js';
-import { ModernMember, type ModernMemberHost } from './modern-member.js';
-import { ProfileListen, type ListenFilter } from './modern-listen.js';
-import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
-import type { ListKind, ServerCatalog } from './server-catalog.js';
-import type { ToolPins } from './tool-pins.js';
-
-export interface ModernAggregateHost {
-  profile(): ResolvedProfile;
-  /** The runtime of a server now (config reloads replace runtimes). */
-  port(server: string): ServerPort | undefined;
-  /** What the hub lent the profile on its latest modern request. */
-  reach(): HubReach;
-  catalog: ServerCatalog;
-  pins: ToolPins | undefined;
-  version: string;
-  logger: Logger;
-  /** How long `server/discover` and a listen's start wait for slow members. */
-  initWaitMs: number;
-  /** Deadline of the aggregate's own requests to members that set none of their own. */
-  requestTimeoutMs: number;
-}
+import { notConnected, notInProfile } from './member-errors.js';
+import { MemberSet } from './member-set.js';
+import { forwardedHeaders, ModernMember, type ModernMemberHost } from './modern-member.js';
+import { listenTerms, ProfileListen, type ListenFilter } from './modern-listen.js';
+import type { ResolvedProfile } from './profile-config.js';
+import type { ListKind } from './server-catalog.js';
 
 type Obj = Record<string, unknown>;
 
@@ -82,12 +66,10 @@ export class ModernAggregate implements ModernUpstream {
   /** The resolution the aggregate works with (replaced on reconfigure). */
   profile: ResolvedProfile;
   readonly lists: AggregateLists;
-  private readonly members = new Map<string, ModernMember>();
-  private resolved: ResolvedMember[] = [];
+  private readonly members: MemberSet<ModernMember>;
   private readonly routing: RoutingContext<ModernMember>;
   private readonly listens = new Set<ProfileListen>();
   private readonly active = new Set<ActiveCall>();
-  private readonly retries = new MemberRetries();
   /** Member list changes heard in this turn of the event loop, refreshed together. */
   private changes: Map<ListKind, Set<string>> | undefined;
   /** The envelope of the aggregate's own requests: the latest client's. */
@@ -95,8 +77,6 @@ export class ModernAggregate implements ModernUpstream {
   private lastUsed = 0;
   private used = false;
   private closed = false;
-  private nextIndex = 0;
-  private readonly memberHost: ModernMemberHost;
 
   constructor(private readonly host: ModernAggregateHost) {
     this.profile = host.profile();
@@ -105,12 +85,41 @@ export class ModernAggregate implements ModernUpstream {
       [META.clientInfo]: { name: 'patchbay', version: host.version },
       [META.clientCapabilities]: {},
     };
+    const memberHost: ModernMemberHost = {
+      port: (server) => host.port(server),
+      upstream: (port) => host.reach().modernFor(port),
+      watch: (port) => host.reach().watchMember(port, 'modern'),
+      envelope: () => this.envelope,
+      requestTimeoutMs: host.requestTimeoutMs,
+      up: (member, cameUp) => {
+        host.catalog.init(member.server, member.init!);
+        // A member that comes (back) up may list something else than before.
+        if (cameUp) void this.lists.refresh(ALL_KINDS, [member.server]);
+      },
+      down: (member) => {
+        host.catalog.fail(member.server, member.error ?? 'unavailable');
+        this.scheduleRetry(member);
+      },
+      logger: host.logger,
+    };
+    this.members = new MemberSet<ModernMember>({
+      port: (server) => host.port(server),
+      create: (server, index) => new ModernMember(server, index, memberHost),
+      // Left the profile, or its runtime was replaced: calls in flight finish where they are.
+      dropped: (member) => {
+        this.lists.forgetMember(member.server);
+        member.close();
+      },
+      added: (member) => {
+        if (this.used) void member.open();
+      },
+    });
     this.lists = new AggregateLists({
       profile: () => this.profile,
-      members: () => this.enabledMembers().map((member) => ({ member, link: this.members.get(member.server)! })),
+      members: () => this.members.enabledRules().map((member) => ({ member, link: this.members.get(member.server)! })),
       catalog: host.catalog,
       pins: host.pins,
-      timeoutFor: (server) => this.host.port(server)?.requestTimeoutMs ?? this.host.requestTimeoutMs,
+      timeoutFor: (server) => host.port(server)?.requestTimeoutMs ?? host.requestTimeoutMs,
       logger: host.logger,
       changed: (kind) => {
         for (const listen of this.listens) listen.listChanged(kind);
@@ -119,32 +128,16 @@ export class ModernAggregate implements ModernUpstream {
     });
     this.routing = {
       lists: this.lists,
-      members: () => this.enabledLinks(),
-      allowsResource: (server, uri) => this.resolved.find((m) => m.server === server)?.resources.allows(uri) ?? false,
+      members: () => this.members.enabled(),
+      allowsResource: (server, uri) => this.members.rule(server)?.resources.allows(uri) ?? false,
       holdHint: (server, tool) => `patchbay profiles approve ${this.profile.name} ${server} ${tool}`,
       request: async (member, method, params) => {
-        if (!(await member.ready())) throw new Error(member.error ?? `server '${member.server}' is not connected`);
-        return member.request(method, params, member.requestTimeoutMs ?? this.host.requestTimeoutMs);
+        if (!(await member.ready())) throw new Error(member.error ?? notConnected(member.server));
+        return member.request(method, params, member.requestTimeoutMs ?? host.requestTimeoutMs);
       },
       setLogLevel: () => undefined,
     };
-    this.memberHost = {
-      port: (server) => this.host.port(server),
-      upstream: (port) => this.host.reach().modernFor(port),
-      envelope: () => this.envelope,
-      requestTimeoutMs: this.host.requestTimeoutMs,
-      up: (member, cameUp) => {
-        this.host.catalog.init(member.server, member.init!);
-        // A member that comes (back) up may list something else than before.
-        if (cameUp) void this.lists.refresh(ALL_KINDS, [member.server]);
-      },
-      down: (member) => {
-        this.host.catalog.fail(member.server, member.error ?? 'unavailable');
-        this.scheduleRetry(member);
-      },
-      logger: this.host.logger,
-    };
-    this.syncMembers();
+    this.members.sync(this.profile.members);
   }
 
   call(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
@@ -168,6 +161,7 @@ export class ModernAggregate implements ModernUpstream {
         handlers.ended?.();
       },
     };
+    if (handlers.event) own.event = handlers.event;
     if (this.closed) {
       this.fail(own, request.message.id, ErrorCode.InternalError, `profile '${this.profile.name}' is closed`);
       return { cancel: () => undefined };
@@ -188,7 +182,7 @@ export class ModernAggregate implements ModernUpstream {
   reconfigure(): void {
     if (this.closed) return;
     this.profile = this.host.profile();
-    this.syncMembers();
+    this.members.sync(this.profile.members);
     for (const listen of this.listens) listen.sync();
     void this.lists.refresh(ALL_KINDS);
   }
@@ -201,7 +195,7 @@ export class ModernAggregate implements ModernUpstream {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.retries.clear();
+    this.members.close();
     for (const listen of this.listens) listen.close();
     this.listens.clear();
     for (const entry of [...this.active]) {
@@ -230,7 +224,7 @@ export class ModernAggregate implements ModernUpstream {
     let route = await routeRequest(message, request.raw, this.routing);
     if (route.kind === 'error' && route.unknown && this.lists.cached(route.unknown)) {
       // A name the merged list does not have: a member may have added it since (caching "MAY re-fetch").
-      await this.lists.refresh([route.unknown], this.enabledMembers().map((m) => m.server));
+      await this.lists.refresh([route.unknown], this.members.enabled().map((m) => m.server));
       route = await routeRequest(message, request.raw, this.routing);
     }
     if (entry.over) return;
@@ -245,7 +239,7 @@ export class ModernAggregate implements ModernUpstream {
         return this.answer(handlers, message.id, { resultType: 'complete' });
       case 'forward': {
         const member = this.members.get(route.server);
-        if (!member) return this.fail(handlers, message.id, ErrorCode.InternalError, `server '${route.server}' is not part of this profile now`, { server: route.server });
+        if (!member) return this.fail(handlers, message.id, ErrorCode.InternalError, notInProfile(route.server), { server: route.server });
         const forwarded = route.message as JsonRpcRequest;
         entry.inner = member.forward({ message: forwarded, raw: route.raw, headers: forwardedHeaders(request.headers, forwarded) }, handlers);
         return;
@@ -264,41 +258,27 @@ export class ModernAggregate implements ModernUpstream {
   }
 
   private async discover(message: JsonRpcRequest, handlers: ModernCallHandlers): Promise<void> {
-    const members = this.enabledLinks();
+    const members = this.members.enabled();
     // Members that are up say again what they are; those that are down, when their backoff allows.
     await withTimeout(Promise.all(members.map((m) => (m.isUp ? m.open() : m.ready()))), this.host.initWaitMs, () => undefined);
-    const hints = discoverHints(members);
+    // A member not heard from promises nothing.
+    const hints = mergedHints(members.map((m) => (m.isUp ? m.discoverHints : NO_HINTS)));
     this.answer(handlers, message.id, mergedDiscover(this.profile, this.answers(members), this.host.version, hints));
   }
 
   private async listen(message: JsonRpcRequest, handlers: ModernCallHandlers, entry: ActiveCall): Promise<void> {
     const asked = ((message.params as { notifications?: unknown } | undefined)?.notifications ?? {}) as ListenFilter;
-    const members = this.enabledLinks();
+    const members = this.members.enabled();
     await withTimeout(Promise.all(members.map((m) => m.ready())), this.host.initWaitMs, () => undefined);
     if (entry.over) return;
     const { declared } = mergedCapabilities(this.answers(members));
-    const honored: ListenFilter = {};
-    // A toggle changes the tools list whatever the members declare: always honoured.
-    if (asked.toolsListChanged === true) honored.toolsListChanged = true;
-    if (asked.promptsListChanged === true && declared.prompts) honored.promptsListChanged = true;
-    if (asked.resourcesListChanged === true && declared.resources) honored.resourcesListChanged = true;
-    const owners = new Map<string, string[]>();
-    if (Array.isArray(asked.resourceSubscriptions)) {
-      const subscribed: string[] = [];
-      for (const uri of asked.resourceSubscriptions) {
-        if (typeof uri !== 'string') continue;
-        const owner = await uriOwner(uri, this.routing).catch(() => undefined);
-        const member = owner === undefined ? undefined : this.members.get(owner);
-        const resources = member?.init?.capabilities.resources as { subscribe?: unknown } | undefined;
-        if (!member || resources?.subscribe !== true) continue;
-        subscribed.push(uri);
-        owners.set(member.server, [...(owners.get(member.server) ?? []), uri]);
-      }
-      if (subscribed.length > 0) honored.resourceSubscriptions = subscribed;
-    }
+    const { honored, owners } = await listenTerms(asked, declared, async (uri) => {
+      const owner = await uriOwner(uri, this.routing).catch(() => undefined);
+      return owner === undefined ? undefined : this.members.get(owner);
+    });
     if (entry.over) return;
     const listen = new ProfileListen(message, honored, owners, handlers, {
-      members: () => this.enabledLinks(),
+      members: () => this.members.enabled(),
       memberChanged: (server, kinds) => this.memberChanged(server, kinds),
     });
     this.listens.add(listen);
@@ -349,7 +329,7 @@ export class ModernAggregate implements ModernUpstream {
       this.envelope = envelope;
     }
     const now = Date.now();
-    for (const member of this.enabledLinks()) {
+    for (const member of this.members.enabled()) {
       if (member.pending) continue;
       if (member.state === 'idle' || (member.state === 'down' && now >= member.retryAt)) void member.open();
     }
@@ -357,37 +337,10 @@ export class ModernAggregate implements ModernUpstream {
 
   private scheduleRetry(member: ModernMember): void {
     if (this.closed) return;
-    this.retries.schedule(member.server, member.retryAt, () => {
+    this.members.retry(member, member.retryAt, () => {
       const wanted = this.listens.size > 0 || Date.now() - this.lastUsed < RETRY_WHILE_USED_MS;
-      if (!this.closed && wanted && this.members.get(member.server) === member && member.state === 'down' && !member.pending) void member.open();
+      if (!this.closed && wanted && member.state === 'down' && !member.pending) void member.open();
     });
-  }
-
-  private syncMembers(): void {
-    this.resolved = this.profile.members;
-    const wanted = new Set(this.resolved.filter((m) => m.state === 'enabled').map((m) => m.server));
-    for (const [server, member] of this.members) {
-      if (wanted.has(server) && (member.port === undefined || member.port === this.host.port(server))) continue;
-      // Left the profile, or its runtime was replaced: calls in flight finish where they are.
-      this.members.delete(server);
-      this.lists.forgetMember(server);
-      this.retries.cancel(server);
-      member.close();
-    }
-    for (const server of wanted) {
-      if (this.members.has(server)) continue;
-      const member = new ModernMember(server, this.nextIndex++, this.memberHost);
-      this.members.set(server, member);
-      if (this.used) void member.open();
-    }
-  }
-
-  private enabledMembers(): ResolvedMember[] {
-    return this.resolved.filter((m) => m.state === 'enabled' && this.members.has(m.server));
-  }
-
-  private enabledLinks(): ModernMember[] {
-    return this.enabledMembers().map((m) => this.members.get(m.server)!);
   }
 
   private answers(members: readonly ModernMember[]): MemberAnswer[] {
@@ -406,26 +359,4 @@ export class ModernAggregate implements ModernUpstream {
     const message = errorResponse(id, code, text, data);
     handlers.response(message, JSON.stringify(message), { local });
   }
-}
-
-/** The client's headers for a member: `Mcp-Name` names what the member calls the target. */
-function forwardedHeaders(headers: Readonly<Record<string, string>>, message: JsonRpcRequest): Record<string, string> {
-  const target = nameSource(message.method, message.params);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (target?.value === undefined || name.toLowerCase() !== 'mcp-name') out[name] = value;
-  if (target?.value !== undefined) out['Mcp-Name'] = encodeHeaderValue(target.value);
-  return out;
-}
-
-/** The most conservative of the members' discover hints (a member not heard from promises nothing). */
-function discoverHints(members: readonly ModernMember[]): CacheHints {
-  if (members.length === 0) return { ttlMs: 0, cacheScope: 'private' };
-  let ttlMs = Infinity;
-  let cacheScope: CacheHints['cacheScope'] = 'public';
-  for (const m of members) {
-    const hints: CacheHints = m.isUp ? m.discoverHints : { ttlMs: 0, cacheScope: 'private' };
-    ttlMs = Math.min(ttlMs, hints.ttlMs);
-    if (hints.cacheScope === 'private') cacheScope = 'private';
-  }
-  return { ttlMs, cacheScope };
 }

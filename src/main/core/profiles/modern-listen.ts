@@ -13,7 +13,9 @@ import { META } from '../../../shared/protocol.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/json-rpc.js';
 import { modernRequestHeaders } from '../protocol/modern.js';
 import type { ModernCall, ModernCallHandlers } from '../upstream/modern-upstream.js';
-import { BACKOFF_MS } from './member-link.js';
+import type { DeclaredLists } from './aggregate-initialize.js';
+import { backoffDelay } from './member-retries.js';
+import { OWN_NOTE } from './member-watch.js';
 import { envelopeVersionOf, type ModernMember } from './modern-member.js';
 import type { ListKind } from './server-catalog.js';
 
@@ -56,6 +58,39 @@ interface MemberListen {
 }
 
 let nextListenId = 1;
+
+/** What the profile honours of a client's listen filter, and the subscribed URIs each member owns. */
+export interface ListenTerms {
+  honored: ListenFilter;
+  /** Member → the subscribed URIs it owns. */
+  owners: Map<string, string[]>;
+}
+
+/**
+ * The part of a client's filter the profile can honour: list changes of the kinds its members
+ * declare (tools always: a toggle changes that list whatever the members say), and the resource
+ * subscriptions whose owner (`owner`: the member that serves the URI) can subscribe.
+ */
+export async function listenTerms(asked: ListenFilter, declared: DeclaredLists, owner: (uri: string) => Promise<ModernMember | undefined>): Promise<ListenTerms> {
+  const honored: ListenFilter = {};
+  if (asked.toolsListChanged === true) honored.toolsListChanged = true;
+  if (asked.promptsListChanged === true && declared.prompts) honored.promptsListChanged = true;
+  if (asked.resourcesListChanged === true && declared.resources) honored.resourcesListChanged = true;
+  const owners = new Map<string, string[]>();
+  if (Array.isArray(asked.resourceSubscriptions)) {
+    const subscribed: string[] = [];
+    for (const uri of asked.resourceSubscriptions) {
+      if (typeof uri !== 'string') continue;
+      const member = await owner(uri);
+      const resources = member?.init?.capabilities.resources as { subscribe?: unknown } | undefined;
+      if (!member || resources?.subscribe !== true) continue;
+      subscribed.push(uri);
+      owners.set(member.server, [...(owners.get(member.server) ?? []), uri]);
+    }
+    if (subscribed.length > 0) honored.resourceSubscriptions = subscribed;
+  }
+  return { honored, owners };
+}
 
 export class ProfileListen {
   private readonly links = new Map<string, MemberListen>();
@@ -150,6 +185,8 @@ export class ProfileListen {
         },
         ended,
       },
+      // The member's listen is the profile's own (the client's is answered here): observers are told so.
+      OWN_NOTE,
     );
   }
 
@@ -175,7 +212,7 @@ export class ProfileListen {
   private ended(link: MemberListen): void {
     link.call = undefined;
     if (this.closed || this.links.get(link.member.server) !== link) return;
-    const wait = Math.max(link.member.retryAt - Date.now(), BACKOFF_MS[Math.min(link.failures, BACKOFF_MS.length - 1)]!);
+    const wait = Math.max(link.member.retryAt - Date.now(), backoffDelay(link.failures));
     link.failures++;
     link.timer = setTimeout(() => {
       link.timer = undefined;

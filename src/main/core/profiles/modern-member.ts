@@ -6,23 +6,32 @@
  * (its child died, it could not be reached), and asked again after a backoff (as member-link.ts
  * does for a legacy session). Client requests forwarded to it keep their ids, `_meta` envelope
  * and headers; its own `requestTimeoutMs` cuts them when its config sets one.
+ *
+ * Its traffic is observed as a session of its own (member-watch.ts), taken on its first call and
+ * ended when the aggregate closes or drops it: each request it is sent, each notification and
+ * answer it sends, its upstream's events, and its health — answering, or failing.
  */
 import { ErrorCode, META, MODERN_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import type { HubNote, SessionWatch } from '../hub/observer.js';
 import type { ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
-import { modernRequestHeaders } from '../protocol/modern.js';
+import { encodeHeaderValue, modernRequestHeaders, nameSource } from '../protocol/modern.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
 import type { CacheHints } from './aggregate-lists.js';
-import { formatMs, timeoutAnswer } from './member-deadlines.js';
-import { BACKOFF_MS, MemberError, unavailable, type LinkState, type MemberInit } from './member-link.js';
-import { naming, type MemberSource } from './member-source.js';
+import { MemberTimer, timeoutAnswer, timeoutReason, unansweredWithin } from './member-deadlines.js';
+import { memberRefused, naming, notConfigured, notConnected, unavailable } from './member-errors.js';
+import { MemberBackoff } from './member-retries.js';
+import type { LinkState, MemberInit, MemberSource } from './member-source.js';
+import { observe, OWN_NOTE, type MemberObserved } from './member-watch.js';
 
 export interface ModernMemberHost {
   /** The member's runtime now (config reloads replace runtimes). */
   port(server: string): ServerPort | undefined;
   /** Its modern upstream: its own, or the hub's bridge to it (`hub.modernFor`). */
   upstream(port: ServerPort): Promise<ModernUpstream>;
+  /** The observers' watch of its traffic (`hub.watchMember`); undefined when nobody listens. */
+  watch(port: ServerPort): SessionWatch | undefined;
   /** The `_meta` envelope of the aggregate's own requests: the latest client's. */
   envelope(): Record<string, unknown>;
   /** The profile's deadline for its own requests to members that set none. */
@@ -45,6 +54,15 @@ export function envelopeVersionOf(envelope: Obj): string {
   return typeof v === 'string' ? v : MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]!;
 }
 
+/** The client's headers for a member: `Mcp-Name` names what the member calls the target. */
+export function forwardedHeaders(headers: Readonly<Record<string, string>>, message: JsonRpcRequest): Record<string, string> {
+  const target = nameSource(message.method, message.params);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (target?.value === undefined || name.toLowerCase() !== 'mcp-name') out[name] = value;
+  if (target?.value !== undefined) out['Mcp-Name'] = encodeHeaderValue(target.value);
+  return out;
+}
+
 export class ModernMember implements MemberSource {
   state: LinkState = 'idle';
   /** What it said of itself in its last `server/discover` answer. */
@@ -53,14 +71,15 @@ export class ModernMember implements MemberSource {
   discoverHints: CacheHints = { ttlMs: 0, cacheScope: 'private' };
   /** Why it is down, a sentence naming the server. */
   error: string | undefined;
-  /** When it may be tried again. */
-  retryAt = 0;
   /** The runtime it was reached through: a config change replaces it. */
   port: ServerPort | undefined;
-  private failures = 0;
+  private readonly backoff = new MemberBackoff();
   private connecting: Promise<boolean> | undefined;
   private nextId = 1;
   private closed = false;
+  /** The observers' view of its traffic, from its first call until it is closed. */
+  private observed: MemberObserved | undefined;
+  private watchTaken = false;
 
   constructor(
     readonly server: string,
@@ -75,6 +94,11 @@ export class ModernMember implements MemberSource {
 
   get pending(): Promise<boolean> | undefined {
     return this.connecting;
+  }
+
+  /** When it may be tried again. */
+  get retryAt(): number {
+    return this.backoff.retryAt;
   }
 
   /** The member's own request timeout, when its config sets one. */
@@ -96,13 +120,16 @@ export class ModernMember implements MemberSource {
     return this.open();
   }
 
+  /** It left the aggregate (or the aggregate closed): its observed session ends; calls in flight finish unobserved. */
   close(): void {
     this.closed = true;
+    this.observed?.end('closed', undefined);
+    this.observed = undefined;
   }
 
   private async discover(): Promise<boolean> {
     const port = this.host.port(this.server);
-    if (!port) return this.fail(`server '${this.server}' is not configured (or it is disabled)`);
+    if (!port) return this.fail(notConfigured(this.server));
     if (this.state !== 'up') this.state = 'connecting';
     this.port = port;
     let answer: { message: JsonRpcResponse; local: boolean };
@@ -130,15 +157,14 @@ export class ModernMember implements MemberSource {
     const cameUp = this.state !== 'up';
     this.state = 'up';
     this.error = undefined;
-    this.failures = 0;
-    this.retryAt = 0;
+    this.backoff.succeeded();
     this.host.up(this, cameUp);
     return true;
   }
 
   /** A request of the aggregate's own (MemberSource); rejects with a sentence naming the server. */
   async request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<unknown> {
-    if (!this.isUp) throw new Error(this.error ?? `server '${this.server}' is not connected`);
+    if (!this.isUp) throw new Error(this.error ?? notConnected(this.server));
     let answer: { message: JsonRpcResponse; local: boolean };
     try {
       answer = await this.exchange(method, params, timeoutMs);
@@ -151,38 +177,29 @@ export class ModernMember implements MemberSource {
       this.fail(naming(this.server, error.message));
       throw new Error(this.error);
     }
-    throw new MemberError(`server '${this.server}' answered ${method} with error ${error.code}: ${error.message}`, error.code);
+    throw memberRefused(this.server, method, error);
   }
 
   /**
-   * Passes a client's request on, as it is (its id, envelope and headers), with the member's own
-   * deadline when it sets one (progress moves it; a `subscriptions/listen` has none). A member that
-   * is down and not due for another try fails it at once with its error.
+   * Passes a request on, as it is (its id, envelope and headers), with the member's own deadline
+   * when it sets one (progress moves it; a `subscriptions/listen` has none). A member that is down
+   * and not due for another try fails it at once with its error. `note`: the request is the
+   * aggregate's own (a listen stream of its own), for observers; none for a client's.
    */
-  forward(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
+  forward(request: ModernCallRequest, handlers: ModernCallHandlers, note?: HubNote): ModernCall {
     const { message } = request;
-    const listen = message.method === 'subscriptions/listen';
+    const limit = message.method === 'subscriptions/listen' ? undefined : this.requestTimeoutMs;
     let inner: ModernCall | undefined;
     let over = false;
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: MemberTimer | undefined;
     const finish = (): void => {
       over = true;
-      clearTimeout(timer);
+      deadline?.clear();
     };
     const failWith = (answer: JsonRpcResponse): void => {
       if (over) return;
       finish();
       handlers.response(answer, JSON.stringify(answer), { local: true });
-    };
-    const limit = listen ? undefined : this.requestTimeoutMs;
-    const arm = (): void => {
-      if (limit === undefined || over) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        inner?.cancel(`timed out after ${formatMs(limit)} in patchbay`);
-        failWith(timeoutAnswer(message.id, this.server, message.method, limit));
-      }, limit);
-      timer.unref();
     };
     void (async () => {
       if (!(await this.ready())) {
@@ -190,22 +207,24 @@ export class ModernMember implements MemberSource {
         return failWith(errorResponse(message.id, code, text, data));
       }
       const port = this.host.port(this.server);
+      if (!port) return failWith(errorResponse(message.id, ErrorCode.InternalError, notConfigured(this.server), { server: this.server }));
       let upstream: ModernUpstream;
       try {
-        if (!port) throw new Error(`server '${this.server}' is not configured (or it is disabled)`);
-        upstream = await this.host.upstream(port);
+        upstream = await this.upstreamOf(port);
       } catch (err) {
         return failWith(errorResponse(message.id, ErrorCode.InternalError, naming(this.server, (err as Error).message), { server: this.server }));
       }
       if (over) return;
-      arm();
-      inner = upstream.call(request, {
-        // What the member's upstream reports meanwhile, its stderr named by the member (as the
-        // legacy aggregate names it: aggregate-upstream.ts).
-        ...(handlers.event ? { event: (e) => handlers.event!(e.type === 'stderr' ? { type: 'stderr', line: `[${this.server}] ${e.line}` } : e) } : {}),
+      if (limit !== undefined) {
+        deadline = new MemberTimer(limit, () => {
+          inner?.cancel(timeoutReason(this.server, message.method, limit));
+          failWith(timeoutAnswer(message.id, this.server, message.method, limit));
+        });
+      }
+      const own: ModernCallHandlers = {
         notification: (m, raw) => {
           if (over) return;
-          if (m.method === 'notifications/progress') arm();
+          if (m.method === 'notifications/progress') deadline?.progressed();
           handlers.notification(m, raw);
         },
         response: (m, raw, info) => {
@@ -226,7 +245,11 @@ export class ModernMember implements MemberSource {
           finish();
           handlers.ended?.();
         },
-      });
+      };
+      // What the member's upstream reports meanwhile, its stderr named by the member (as the
+      // legacy aggregate names it: aggregate-upstream.ts).
+      if (handlers.event) own.event = (e) => handlers.event!(e.type === 'stderr' ? { type: 'stderr', line: `[${this.server}] ${e.line}` } : e);
+      inner = upstream.call(request, this.observing(upstream, request, note, own));
     })().catch((err: Error) => failWith(errorResponse(message.id, ErrorCode.InternalError, naming(this.server, err.message), { server: this.server })));
     return {
       cancel: (reason) => {
@@ -240,41 +263,98 @@ export class ModernMember implements MemberSource {
   /** One request of the aggregate's own, with the envelope: the member's answer, or the hub's. */
   private async exchange(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<{ message: JsonRpcResponse; local: boolean }> {
     const port = this.host.port(this.server);
-    if (!port) throw new Error(`server '${this.server}' is not configured (or it is disabled)`);
-    const upstream = await this.host.upstream(port);
+    if (!port) throw new Error(notConfigured(this.server));
+    const upstream = await this.upstreamOf(port);
     const envelope = this.host.envelope();
     const given = (params?._meta ?? {}) as Obj;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id: `${INTERNAL_ID}${this.index}-${this.nextId++}`, method, params: { ...(params ?? {}), _meta: { ...envelope, ...given } } };
-    const headers = modernRequestHeaders(message, envelopeVersionOf(envelope));
+    const request: ModernCallRequest = { message, raw: undefined, headers: modernRequestHeaders(message, envelopeVersionOf(envelope)) };
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        call.cancel(`timed out after ${formatMs(timeoutMs)} in patchbay`);
-        reject(new Error(`did not answer ${method} within ${formatMs(timeoutMs)}`));
-      }, timeoutMs);
-      timer.unref();
-      const call = upstream.call(
-        { message, raw: undefined, headers },
-        {
-          notification: () => undefined,
-          response: (m, _raw, info) => {
-            clearTimeout(timer);
-            resolve({ message: m, local: info.local });
-          },
-          ended: () => {
-            clearTimeout(timer);
-            reject(new Error(`ended ${method} without an answer`));
-          },
+      const deadline = new MemberTimer(timeoutMs, () => {
+        call.cancel(timeoutReason(this.server, method, timeoutMs));
+        reject(new Error(unansweredWithin(method, timeoutMs)));
+      });
+      const handlers: ModernCallHandlers = {
+        notification: () => undefined,
+        response: (m, _raw, info) => {
+          deadline.clear();
+          resolve({ message: m, local: info.local });
         },
-      );
+        ended: () => {
+          deadline.clear();
+          reject(new Error(`ended ${method} without an answer`));
+        },
+      };
+      const call = upstream.call(request, this.observing(upstream, request, OWN_NOTE, handlers));
     });
+  }
+
+  /** Its modern upstream; the observers' watch is taken on the first call, and told when the upstream cannot be had. */
+  private async upstreamOf(port: ServerPort): Promise<ModernUpstream> {
+    if (!this.watchTaken && !this.closed) {
+      this.watchTaken = true;
+      this.observed = observe(this.host.watch(port));
+    }
+    try {
+      return await this.host.upstream(port);
+    } catch (err) {
+      this.observed?.failed(naming(this.server, (err as Error).message));
+      throw err;
+    }
+  }
+
+  /**
+   * `handlers`, with what passes reported on the member's watch: the request as it is sent, what
+   * the member answers (a bridge's own answer too: it is the member's modern face speaking), its
+   * events, what a bridge exchanged with it in its own era, and its health — it answered, or the
+   * hub answered because it could not. Unchanged when nobody listens; after the member was closed,
+   * nothing more is reported.
+   */
+  private observing(upstream: ModernUpstream, request: ModernCallRequest, note: HubNote | undefined, handlers: ModernCallHandlers): ModernCallHandlers {
+    const observed = this.observed;
+    if (!observed) return handlers;
+    const watch = observed.watch;
+    const live = (): boolean => this.observed === observed;
+    watch.toServer?.(request.message, request.raw, note);
+    const out: ModernCallHandlers = {
+      notification: (m, raw) => {
+        if (live()) {
+          observed.answer();
+          watch.fromServer?.(m, raw);
+        }
+        handlers.notification(m, raw);
+      },
+      response: (m, raw, info) => {
+        if (!live()) return handlers.response(m, raw, info);
+        if (!info.local) observed.answer();
+        // The hub's failure answer is not the member's message: its health says it.
+        if (info.local && !info.bridgeAnswer) observed.closed({ message: naming(this.server, m.error?.message ?? 'did not answer') });
+        else watch.fromServer?.(m, raw);
+        handlers.response(m, raw, info);
+      },
+    };
+    if (handlers.ended) out.ended = handlers.ended;
+    if (handlers.event || watch.upstreamEvent) {
+      out.event = (e) => {
+        if (live()) observed.event(e);
+        handlers.event?.(e);
+      };
+    }
+    if (upstream.translates === true && watch.bridged) {
+      const of = request.message.id;
+      out.wire = (toServer, m, raw) => {
+        if (live()) watch.bridged!(of, toServer, m, raw, undefined);
+        handlers.wire?.(toServer, m, raw);
+      };
+    }
+    return out;
   }
 
   private fail(message: string): false {
     const wasDown = this.state === 'down';
     this.state = 'down';
     this.error = message;
-    this.retryAt = Date.now() + BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
-    this.failures++;
+    this.backoff.failed();
     if (!wasDown) this.host.logger.warn(message);
     this.host.down(this);
     return false;

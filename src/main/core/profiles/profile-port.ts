@@ -4,27 +4,17 @@
  * aggregate that serves the profile's 2026-07-28 clients (modern-aggregate.ts), reaching each
  * member in the member's best era. It keeps its live aggregates so that a profile edit (a toggle,
  * a member added) or an approval reaches connected clients as list changes — legacy sessions and
- * modern listen streams alike — without ending them.
+ * modern listen streams alike — without ending them. What the hub lends it (HubReach: a session's
+ * on `connect(hub)`, the latest on `modernUpstream(hub)`) is how its aggregates reach members in
+ * the modern era and report each member's traffic to the observers (member-watch.ts).
  */
 import type { HubReach, ServerPort } from '../hub/server-port.js';
-import type { Logger } from '../log/logger.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
+import type { AggregateHost, ProfileDeps } from './aggregate-host.js';
 import { AggregateUpstream } from './aggregate-upstream.js';
 import { ModernAggregate } from './modern-aggregate.js';
 import type { ResolvedProfile } from './profile-config.js';
-import type { ServerCatalog } from './server-catalog.js';
-import type { ToolPins } from './tool-pins.js';
-
-export interface ProfilePortDeps {
-  port(server: string): ServerPort | undefined;
-  catalog: ServerCatalog;
-  pins: ToolPins | undefined;
-  version: string;
-  logger: Logger;
-  initWaitMs: number;
-  requestTimeoutMs: number;
-}
 
 /** How much longer than its members' own deadlines the profile's backstop deadline is. */
 const BACKSTOP_GRACE_MS = 1000;
@@ -45,7 +35,7 @@ export class ProfilePort implements ServerPort {
 
   constructor(
     private resolved: ResolvedProfile,
-    private readonly deps: ProfilePortDeps,
+    private readonly deps: ProfileDeps,
   ) {}
 
   get id(): string {
@@ -79,8 +69,12 @@ export class ProfilePort implements ServerPort {
     return this.live;
   }
 
-  connect(): Promise<UpstreamConnection> {
-    const aggregate = new AggregateUpstream({ ...this.aggregateHost(), closed: (a) => this.live.delete(a) });
+  /**
+   * A new aggregated session. `hub`: what the hub lent the client's session (its members' traffic
+   * is observed through it, nested under that session); none for the engine's own (the inventory).
+   */
+  connect(hub?: HubReach): Promise<UpstreamConnection> {
+    const aggregate = new AggregateUpstream({ ...this.aggregateHost(), reach: hub, closed: (a) => this.live.delete(a) });
     this.live.add(aggregate);
     return Promise.resolve(aggregate);
   }
@@ -93,16 +87,17 @@ export class ProfilePort implements ServerPort {
   }
 
   /** What both aggregates (legacy sessions, modern requests) are given of the profile. */
-  private aggregateHost() {
+  private aggregateHost(): AggregateHost {
+    const { deps } = this;
     return {
       profile: () => this.resolved,
-      port: (server: string) => this.deps.port(server),
-      catalog: this.deps.catalog,
-      pins: this.deps.pins,
-      version: this.deps.version,
-      logger: this.deps.logger.child(this.id),
-      initWaitMs: this.deps.initWaitMs,
-      requestTimeoutMs: this.deps.requestTimeoutMs,
+      port: (server) => deps.port(server),
+      catalog: deps.catalog,
+      pins: deps.pins,
+      version: deps.version,
+      logger: deps.logger.child(this.id),
+      initWaitMs: deps.initWaitMs,
+      requestTimeoutMs: deps.requestTimeoutMs,
     };
   }
 

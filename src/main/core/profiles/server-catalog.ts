@@ -3,7 +3,7 @@
  * aggregated session heard it. A member that is down keeps its tools listed from here (their
  * calls fail with an error naming it), and the inventory the UI and CLI show reads from here.
  */
-import type { MemberInit } from './member-link.js';
+import type { MemberInit } from './member-source.js';
 import type { NamedDefinition } from './profile-merge.js';
 import type { ToolDefinition } from './tool-digest.js';
 
