@@ -53,6 +53,8 @@ export class SessionUpstream {
   initializeRequest: JsonRpcRequest | undefined;
   private current: UpstreamConnection | undefined;
   private connecting: Promise<UpstreamConnection> | undefined;
+  /** The session ended: a connection that opens after this is closed at once, never kept. */
+  private shut = false;
   private restarts: number[] = [];
   private replayCounter = 0;
 
@@ -94,6 +96,9 @@ export class SessionUpstream {
         this.watch?.upstreamFailed?.((err as Error).message);
         throw err;
       }
+      // The session ended while its child was starting (a client that gave up during a slow
+      // start): the child goes with it rather than live on unowned.
+      if (this.shut) throw await this.discard(upstream);
       this.answered = false;
       upstream.onmessage = this.owner.receive;
       upstream.onclose = (info) => this.closed(upstream, info);
@@ -102,6 +107,7 @@ export class SessionUpstream {
       if (this.watch?.upstreamEvent) upstream.onevent = (event) => this.event(event);
       this.watch?.upstreamOpened?.();
       if (replay && this.initializeRequest) await this.replayInitialize(upstream);
+      if (this.shut) throw await this.discard(upstream);
       this.current = upstream;
       // A new child of a session whose client is not keeping up starts held back too.
       if (this.owner.heldBack()) upstream.pause?.();
@@ -155,11 +161,18 @@ export class SessionUpstream {
     upstream.send(message);
   }
 
-  /** Closes the connection (the session ended). */
+  /** Closes the connection (the session ended), and any that is still being opened once it opens. */
   async close(): Promise<void> {
+    this.shut = true;
     const upstream = this.current;
     this.current = undefined;
     await upstream?.close();
+  }
+
+  /** Closes a connection that opened after the session ended; the error is what its waiters get. */
+  private async discard(upstream: UpstreamConnection): Promise<Error> {
+    await upstream.close();
+    return new Error(`server '${this.serverId}': the session was closed`);
   }
 
   /** Re-initializes a new upstream with the client's own `initialize` (ARCHITECTURE: reliability). */
