@@ -3,8 +3,9 @@
  * desktop app and the tests all start it the same way. A newcomer starts reading here.
  *
  * What it puts together: the config and secret stores, the hub token, the configured servers
- * (servers/server-registry.ts), the hub (hub/hub-server.ts) with its observers (the inspector's
- * capture and the servers' live status, hub/observer.ts), OAuth for remote servers, client-config
+ * (servers/server-registry.ts), the hub (hub/hub-server.ts) with its observers (the capture
+ * pipeline, traffic/traffic.ts, which feeds the inspector and every subscriber of exchanges, and
+ * the servers' live status, hub/observer.ts), OAuth for remote servers, client-config
  * export, the API (registered in one place, register-api.ts) and the routes on the hub's port.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -38,6 +39,8 @@ import { ToolPins } from '../profiles/tool-pins.js';
 import { ServerRegistry } from '../servers/server-registry.js';
 import { eraStatus } from '../servers/server-era.js';
 import { ServerStatusTracker } from '../servers/server-status.js';
+import { startTraffic } from '../traffic/start-traffic.js';
+import type { Traffic } from '../traffic/traffic.js';
 import { defaultUiRoot } from '../ui/static-files.js';
 import { UiAuth } from '../ui/ui-auth.js';
 import { uiRoute } from '../ui/ui-route.js';
@@ -96,6 +99,8 @@ export interface RunningEngine {
   uiLoginUrl(): string;
   /** Captured sessions and messages (docs/inspector.md). */
   inspector: Inspector;
+  /** The capture pipeline: `traffic.onExchange` subscribes to completed, paired, redacted exchanges (docs/inspector.md). */
+  traffic: Traffic;
   close(): Promise<void>;
 }
 
@@ -114,7 +119,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   // Per-client tokens (issue 17): followed on disk, since the CLI mints and revokes them too.
   const clientTokens = await ClientTokenStore.open(paths.clientTokensFile, { watch: true });
   const settings = config.get().hub ?? {};
-  const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), secrets, token, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
+  const capture = await startTraffic({ config: config.get(), secrets, token, logger: log.child('capture') });
+  const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), traffic: capture.traffic, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
+  // The inspector's statistics count exchanges whenever the pipeline runs, and never make it run.
+  capture.traffic.onExchange((x) => inspection.inspector.stats.record(x), { passive: true });
   const api = new ApiRegistry();
 
   // Remote servers: one proxy-aware fetch, and the OAuth client that owns every remote sign-in.
@@ -135,7 +143,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     config.get(),
     {
       remote: { fetch: remoteFetch, oauth },
-      resolveSecrets: async (server: ServerConfig, serverId: string) => inspection.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
+      resolveSecrets: async (server: ServerConfig, serverId: string) => capture.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
       childEnv: async (configured: Record<string, string> | undefined) =>
         buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
       logger: log,
@@ -160,8 +168,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     },
     api,
   );
-  const observers: SessionObserver[] = [status];
-  if (inspection.observer) observers.push(inspection.observer);
+  // The pipeline watches no session while nobody needs it (capture off, no exchange subscriber).
+  const observers: SessionObserver[] = [status, capture.traffic];
 
   const uiAuth = new UiAuth();
   const hub = new Hub({
@@ -192,6 +200,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   } catch (err) {
     await config.close();
     await inspection.close();
+    await capture.close();
     await clientTokens.close();
     throw err;
   }
@@ -206,7 +215,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const offChange = config.on('change', (next) => {
     api.emit(hubContract, 'config.changed', { problems: [] });
-    inspection.configChanged(next);
+    capture.configChanged(next);
     const replaced = registry.apply(next, (id) => hub.closeSessionsOf(id));
     profiles.apply(next, (id) => hub.closeSessionsOf(id), replaced);
   });
@@ -284,6 +293,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     secrets,
     uiLoginUrl: () => (token === undefined ? `${url}/ui/` : `${url}${uiAuth.loginPath()}`),
     inspector: inspection.inspector,
+    traffic: capture.traffic,
     close: () => {
       closing ??= (async () => {
         offChange();
@@ -297,6 +307,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await registry.close();
         await pins.flush();
         await inspection.close();
+        await capture.close();
         oauth.close();
         // Only our own: another hub may have started on this data dir since (and written its own).
         if ((await readFile(paths.discoveryFile, 'utf8').catch(() => '')) === discovery) await rm(paths.discoveryFile, { force: true });

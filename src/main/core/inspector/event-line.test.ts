@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
 import { eventsFromLine, legJson, writeEventLine } from './event-line.js';
-import { ExchangeTracker, type PairingInput } from './exchange-tracker.js';
+import { ExchangeTracker, type PairingInput } from '../traffic/exchange-tracker.js';
 import { LineLog } from './line-log.js';
 import { httpRef, otherLeg, routeOf, sessionRef, StoredEvent, toApiEvent, TWIN_COMPLETES, type CapturedLeg } from './stored-event.js';
 

@@ -5,7 +5,7 @@
  */
 import type { CaptureEvent, Exchange, ExchangeSummary, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
 import { ApiError } from '../api/api-registry.js';
-import { ExchangeTracker } from './exchange-tracker.js';
+import { ExchangeTracker } from '../traffic/exchange-tracker.js';
 import { fileEvents, historyEvents, listHistoryFiles } from './history-read.js';
 import type { Inspector } from './inspector.js';
 import { exchangeSummary, toApiEvent, type CapturedLeg } from './stored-event.js';

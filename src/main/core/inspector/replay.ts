@@ -14,7 +14,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { ApiError } from '../api/api-registry.js';
 import type { Hub } from '../hub/hub-server.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
-import { toolFailure } from './exchange-tracker.js';
+import { toolFailure } from '../traffic/exchange.js';
 import type { Inspector } from './inspector.js';
 import type { InspectorQueries } from './inspector-queries.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../log/logger.js';
-import type { SessionCapture } from './capture-tap.js';
+import type { SessionCapture } from '../traffic/capture-tap.js';
 import { historyFileName, listHistoryFiles, loadSessionIndex } from './history-read.js';
 import { Inspector } from './inspector.js';
 import { inspectorLimits, type InspectorLimits } from './settings.js';
@@ -36,7 +36,7 @@ const limits: Partial<InspectorLimits> = {
 describe('inspector retention', () => {
   it('holds every memory and disk cap under 100k messages, and history survives a reopen', async () => {
     const inspector = await open(limits);
-    const taps = Array.from({ length: 8 }, (_, i) => inspector.sessionOpened(opened(`srv${i % 2}`)) as SessionCapture);
+    const taps = Array.from({ length: 8 }, (_, i) => inspector.traffic.sessionOpened(opened(`srv${i % 2}`)) as SessionCapture);
     const padding = 'x'.repeat(100);
     for (let n = 0; n < 100_000; n += 2) {
       const tap = taps[(n / 2) % taps.length]!;
@@ -98,7 +98,7 @@ describe('inspector retention', () => {
 
   it('marks sessions cut off by a stop as closed, with the reason', async () => {
     const inspector = await open({});
-    const tap = inspector.sessionOpened(opened('srv'))!;
+    const tap = inspector.traffic.sessionOpened(opened('srv'))!;
     tap.fromClient({ jsonrpc: '2.0', id: 1, method: 'ping' }, undefined, undefined, undefined);
     inspector.flush();
     await inspector.writer!.settled();

@@ -6,14 +6,16 @@
  * 256 MiB and 7 days in all).
  */
 import type { InspectorSettings } from '../../../shared/config-schema.js';
+import { DEFAULT_TRAFFIC_LIMITS } from '../traffic/traffic-limits.js';
 
 export interface InspectorLimits {
   enabled: boolean;
   maxEventsPerSession: number;
   maxEvents: number;
   maxMemoryBytes: number;
+  /** A message larger than this is kept as a redacted prefix (the pipeline's limit: traffic/traffic-limits.ts). */
   maxMessageBytes: number;
-  /** Items waiting to be processed; past this the tap drops and counts. */
+  /** Items waiting to be processed; past this the tap drops and counts (the pipeline's queue). */
   maxQueue: number;
   /** Sessions remembered (summaries), live and past, in memory. */
   maxSessions: number;
@@ -34,8 +36,8 @@ export const DEFAULT_INSPECTOR_LIMITS: InspectorLimits = {
   maxEventsPerSession: 10_000,
   maxEvents: 100_000,
   maxMemoryBytes: 128 * MiB,
-  maxMessageBytes: MiB,
-  maxQueue: 50_000,
+  maxMessageBytes: DEFAULT_TRAFFIC_LIMITS.maxMessageBytes,
+  maxQueue: DEFAULT_TRAFFIC_LIMITS.maxQueue,
   maxSessions: 20_000,
   history: true,
   historyFileBytes: 16 * MiB,

@@ -1,9 +1,11 @@
 /**
  * Per-server call statistics since the engine started: counts, latency percentiles over a recent
  * window, and the same percentiles over time (10-second buckets of the most recent hour) for the
- * UI's chart. Fed from the inspector's drain (completed exchanges), never from the proxy path.
+ * UI's chart. A subscriber of the pipeline's completed exchanges (traffic/traffic.ts
+ * `onExchange`, passive: it counts whenever the pipeline runs), never on the proxy path.
  */
-import type { ExchangeSummary, ServerStats } from '../../../shared/api/inspector-contract.js';
+import type { ServerStats } from '../../../shared/api/inspector-contract.js';
+import type { ObservedExchange } from '../traffic/observed-exchange.js';
 
 const WINDOW = 2048;
 /** Width of one point of the latency-over-time series. */
@@ -38,7 +40,7 @@ export function percentile(sorted: readonly number[], p: number): number | undef
 }
 
 /** Failed from the caller's point of view: an error answer (a failed tool too), a timeout, no answer. */
-function failed(e: ExchangeSummary): boolean {
+function failed(e: ObservedExchange): boolean {
   return e.status === 'error' || e.status === 'orphaned' || e.status === 'timeout';
 }
 
@@ -47,32 +49,34 @@ export class ServerStatsBook {
   private readonly books = new Map<string, Book>();
 
   /** Counts a client's request that completed (replays of the hub itself are not calls). */
-  record(e: ExchangeSummary): void {
-    if (e.requester !== 'client' || e.status === 'pending') return;
-    let b = this.books.get(e.server);
+  record(e: ObservedExchange): void {
+    if (e.requester !== 'client' || e.session.debug) return;
+    const server = e.session.serverId;
+    let b = this.books.get(server);
     if (!b) {
       b = { calls: 0, errors: 0, cancelled: 0, timeouts: 0, lastCallAt: undefined, latencies: [], next: 0, buckets: [] };
-      this.books.set(e.server, b);
+      this.books.set(server, b);
     }
     b.calls++;
     const isFailure = failed(e);
     if (isFailure) b.errors++;
     if (e.status === 'cancelled') b.cancelled++;
     if (e.status === 'timeout') b.timeouts++;
-    const at = e.endedAt ?? e.startedAt;
+    const at = e.endedAt;
     b.lastCallAt = at;
     const bucket = bucketFor(b, at);
     bucket.calls++;
     if (isFailure) bucket.errors++;
-    if (e.latencyMs !== undefined && e.status !== 'cancelled') {
-      if (b.latencies.length < WINDOW) b.latencies.push(e.latencyMs);
-      else b.latencies[b.next] = e.latencyMs;
+    if (e.status !== 'cancelled') {
+      const latency = e.durationMs;
+      if (b.latencies.length < WINDOW) b.latencies.push(latency);
+      else b.latencies[b.next] = latency;
       b.next = (b.next + 1) % WINDOW;
-      if (bucket.latencies.length < BUCKET_SAMPLES) bucket.latencies.push(e.latencyMs);
+      if (bucket.latencies.length < BUCKET_SAMPLES) bucket.latencies.push(latency);
       else {
         // Reservoir sampling: every latency of the bucket had the same chance to be kept.
         const slot = Math.floor(Math.random() * bucket.calls);
-        if (slot < BUCKET_SAMPLES) bucket.latencies[slot] = e.latencyMs;
+        if (slot < BUCKET_SAMPLES) bucket.latencies[slot] = latency;
       }
     }
   }

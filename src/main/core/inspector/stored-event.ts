@@ -19,6 +19,9 @@ import type {
   ExchangeSummary,
   InspectorSession,
 } from '../../../shared/api/inspector-contract.js';
+import { otherLeg } from '../traffic/captured-message.js';
+
+export { otherLeg };
 
 /** What every event of a session shares: its id, its server, and both as JSON (`,"session":…,"server":…`). */
 export interface SessionRef {
@@ -86,7 +89,6 @@ for (const leg of LEGS)
         ROUTES.push({ leg: leg || undefined, direction: direction || undefined, origin, kind, json, bytes: Buffer.from(json), twin: routeOf(other, direction || undefined, origin, kind) });
       }
 
-export const otherLeg = (leg: CaptureLeg | undefined): CaptureLeg | undefined => (leg === 'client' ? 'upstream' : leg === 'upstream' ? 'client' : undefined);
 
 /** One leg of a captured event, as every reader sees it. */
 export interface CapturedLeg {
@@ -127,18 +129,6 @@ interface Rare {
 
 export function completedList(completed: ExchangeSummary | ExchangeSummary[] | undefined): ExchangeSummary[] | undefined {
   return completed === undefined || Array.isArray(completed) ? completed : [completed];
-}
-
-const METHODS = new Map<string, string>();
-/**
- * One string per method name: each parsed message brings its own copy, and events and
- * exchanges keep the name (a bounded cache: methods are few).
- */
-export function internMethod(method: string): string {
-  const known = METHODS.get(method);
-  if (known !== undefined) return known;
-  if (METHODS.size < 1000) METHODS.set(method, method);
-  return method;
 }
 
 /** `flags`: the exchanges completed belong to the second leg of the pair. */

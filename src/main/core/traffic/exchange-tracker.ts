@@ -10,7 +10,8 @@
  * Pairing is a pure function of the event sequence, so a session read back from the history
  * files is paired by the same code as a live one.
  */
-import type { CaptureDirection, CaptureEra, CaptureHttp, CaptureLeg, CaptureOrigin, ExchangeBridge, ExchangeStatus, ExchangeSummary, InputRound, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import type { CaptureDirection, CaptureEra, CaptureHttp, CaptureLeg, CaptureOrigin, ExchangeStatus, ExchangeSummary, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import { Exchange, NO_PROGRESS, paramsOf, requestTarget, toolFailure, type TrackedExchange } from './exchange.js';
 import { ByRequester, OpenList, RecentRing, type Id } from './exchange-lists.js';
 import { inputRequired, mcpHeaders, RoundBook } from './input-rounds.js';
 import { Ring } from '../lib/ring.js';
@@ -29,128 +30,16 @@ export interface PairingInput {
   of?: string | number | undefined;
   /** A client request's HTTP details (redacted): a modern request's Mcp-* headers are read from them. */
   http?: CaptureHttp | undefined;
+  /** UTF-8 bytes of the message as it crossed (a request's size is kept on its exchange). */
+  size?: number | undefined;
 }
 
 const MAX_PROGRESS = 32;
-/** Shared by every exchange without progress (most of them): one array less per exchange. */
-const NO_PROGRESS: ProgressEntry[] = Object.freeze([]) as unknown as ProgressEntry[];
 
 type Counts = Record<ExchangeStatus, number>;
 
 function isId(v: unknown): v is string | number {
   return typeof v === 'string' || typeof v === 'number';
-}
-
-/** Longest text kept from a failed tool's content as the exchange's reason. */
-const MAX_TOOL_ERROR_TEXT = 500;
-
-/**
- * A tool that failed answers with a normal result carrying `isError: true` (MCP tools spec):
- * the call was answered, the tool was not. Undefined when the result is not such a failure;
- * else the first text of its content (possibly empty), for the reason.
- */
-export function toolFailure(message: unknown): string | undefined {
-  const result = (message as { result?: { isError?: unknown; content?: unknown } } | undefined)?.result;
-  if (result === null || typeof result !== 'object' || result.isError !== true) return undefined;
-  if (Array.isArray(result.content)) {
-    for (const c of result.content as Array<{ type?: unknown; text?: unknown }>) {
-      if (c !== null && typeof c === 'object' && c.type === 'text' && typeof c.text === 'string') return c.text.slice(0, MAX_TOOL_ERROR_TEXT);
-    }
-  }
-  return '';
-}
-
-function paramsOf(message: unknown): Record<string, unknown> | undefined {
-  const p = (message as { params?: unknown } | undefined)?.params;
-  return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
-}
-
-/** µs from `from` to `to` (times in ms, kept to the µs): a small integer, stored unboxed. */
-const micros = (from: number, to: number): number => Math.round((to - from) * 1000);
-
-/**
- * One exchange: the public fields are the ExchangeSummary of the contract; pairing state is kept
- * in private fields, which neither JSON nor object spread ever sees. One is kept for every call
- * (up to `maxExchanges` per session), so it is small: times after the start are µs offsets
- * (small integers need no heap box of their own) and what can be derived is (id, latencies).
- */
-class Exchange implements ExchangeSummary {
-  client: string | undefined = undefined;
-  status: ExchangeStatus = 'pending';
-  responseSeq: number | undefined = undefined;
-  cancelSeq: number | undefined = undefined;
-  lateResponseSeq: number | undefined = undefined;
-  progress: ProgressEntry[] = NO_PROGRESS;
-  progressCount = 0;
-  error: { code: number; message: string } | undefined = undefined;
-  isError: true | undefined = undefined;
-  reason: string | undefined = undefined;
-  era: CaptureEra | undefined = undefined;
-  headers: Record<string, string> | undefined = undefined;
-  rounds: InputRound[] | undefined = undefined;
-  bridge: ExchangeBridge | undefined = undefined;
-  parent: string | undefined = undefined;
-  readonly #firstLeg: CaptureLeg | undefined;
-  #progressToken: Id | undefined = undefined;
-  /** µs from the start to the end, and to the request and the answer on the other leg. */
-  #endUs: number | undefined = undefined;
-  #otherRequestUs: number | undefined = undefined;
-  #otherResponseUs: number | undefined = undefined;
-
-  constructor(
-    readonly session: string,
-    readonly server: string,
-    readonly requester: CaptureOrigin,
-    readonly requestId: string | number,
-    readonly method: string,
-    readonly startedAt: number,
-    readonly requestSeq: number,
-    firstLeg: CaptureLeg | undefined,
-  ) {
-    this.#firstLeg = firstLeg;
-  }
-
-  get id(): string {
-    return `${this.session}/${this.requestSeq}`;
-  }
-  get endedAt(): number | undefined {
-    return this.#endUs === undefined ? undefined : (Math.round(this.startedAt * 1000) + this.#endUs) / 1000;
-  }
-  /** As the requester saw it: first sighting of the request → the answer on its leg. */
-  get latencyMs(): number | undefined {
-    return this.#endUs === undefined ? undefined : this.#endUs / 1000;
-  }
-  /** The other leg's share (hub → server → hub), once the exchange is over. */
-  get upstreamLatencyMs(): number | undefined {
-    if (this.#endUs === undefined || this.#otherRequestUs === undefined || this.#otherResponseUs === undefined) return undefined;
-    return (this.#otherResponseUs - this.#otherRequestUs) / 1000;
-  }
-  get firstLeg(): CaptureLeg | undefined {
-    return this.#firstLeg;
-  }
-  get progressToken(): Id | undefined {
-    return this.#progressToken;
-  }
-  set progressToken(token: Id | undefined) {
-    this.#progressToken = token;
-  }
-  /** True when the request was seen on its other leg already. */
-  get seenOnOtherLeg(): boolean {
-    return this.#otherRequestUs !== undefined;
-  }
-  otherLegRequest(time: number): void {
-    this.#otherRequestUs = micros(this.startedAt, time);
-  }
-  otherLegResponse(time: number): void {
-    this.#otherResponseUs = micros(this.startedAt, time);
-  }
-
-  finish(status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): void {
-    this.status = status;
-    this.#endUs = micros(this.startedAt, time);
-    if (responseSeq !== undefined) this.responseSeq = responseSeq;
-    if (reason !== undefined) this.reason = reason;
-  }
 }
 
 function countStatus(counts: Counts, status: ExchangeStatus): void {
@@ -187,6 +76,8 @@ export class ExchangeTracker {
   /** By status, over the session's life (not only what is still in the ring). */
   readonly counts: Counts = { pending: 0, ok: 0, error: 0, cancelled: 0, timeout: 0, orphaned: 0 };
   exchangesSeen = 0;
+  /** The exchange the last request opened (the pipeline reads and clears it to keep its params' text). */
+  opened: TrackedExchange | undefined = undefined;
   private readonly open = new ByRequester(new OpenList<Exchange>(), new OpenList<Exchange>(), new OpenList<Exchange>());
   /** Keyed by the token itself (a Map tells 1 from "1"): no key strings to build. */
   private readonly byProgress = new ByRequester(new Map<Id, Exchange>(), new Map<Id, Exchange>(), new Map<Id, Exchange>());
@@ -209,7 +100,7 @@ export class ExchangeTracker {
   }
 
   /** Feeds one event and its parsed message; returns the exchange it completed (one at most). */
-  observe(e: PairingInput, message: unknown): ExchangeSummary | undefined {
+  observe(e: PairingInput, message: unknown): TrackedExchange | undefined {
     if (e.note === 'bridged') return this.bridged(e, message);
     if (e.kind === 'request' && e.method !== undefined && isId(e.id)) return this.request(e, e.method, e.id, message);
     if (e.kind === 'response' && isId(e.id)) return this.response(e, e.id, message);
@@ -237,8 +128,8 @@ export class ExchangeTracker {
   }
 
   /** The session ended: whatever is still open was never answered. */
-  endSession(time: number, reason: string): ExchangeSummary[] {
-    const out: ExchangeSummary[] = [];
+  endSession(time: number, reason: string): TrackedExchange[] {
+    const out: TrackedExchange[] = [];
     const open = [...this.open.client.values(), ...this.open.server.values(), ...this.open.hub.values()].sort((a, b) => a.requestSeq - b.requestSeq);
     for (const x of open) out.push(this.close(x, 'orphaned', time, undefined, RoundBook.waitingForInput(x) ? 'the client never retried with the input the server asked for' : reason));
     return out;
@@ -255,7 +146,7 @@ export class ExchangeTracker {
     return undefined;
   }
 
-  private request(e: PairingInput, method: string, id: string | number, message: unknown): ExchangeSummary | undefined {
+  private request(e: PairingInput, method: string, id: string | number, message: unknown): TrackedExchange | undefined {
     const requester: CaptureOrigin = e.origin;
     const continued = requester === 'server' ? undefined : this.rounds.alias(id);
     // The other leg of a retry already continuing its exchange (a pass-through pair).
@@ -278,13 +169,18 @@ export class ExchangeTracker {
     if (requester === 'server') {
       const parent = this.rounds.parentOf(method, message);
       if (parent !== undefined) x.parent = parent.id;
+      else x.enclosing = this.oldestOpenCall()?.id;
     }
-    const meta = paramsOf(message)?._meta as { progressToken?: unknown } | undefined;
+    const params = paramsOf(message);
+    x.target = requestTarget(method, params);
+    x.requestBytes = e.size;
+    const meta = params?._meta as { progressToken?: unknown } | undefined;
     if (meta && isId(meta.progressToken)) {
       x.progressToken = meta.progressToken;
       this.byProgress.of(requester).set(meta.progressToken, x);
     }
     this.open.of(requester).add(x);
+    this.opened = x;
     this.exchanges.push(x);
     this.counts.pending++;
     this.exchangesSeen++;
@@ -299,7 +195,7 @@ export class ExchangeTracker {
     return completed;
   }
 
-  private response(e: PairingInput, id: string | number, message: unknown): ExchangeSummary | undefined {
+  private response(e: PairingInput, id: string | number, message: unknown): TrackedExchange | undefined {
     const candidates = e.direction === 'to-server' ? SERVER : e.leg === 'upstream' ? HUB_CLIENT : CLIENT_HUB;
     // Open exchanges first (as the hub itself routes: its own waiters, then the client's).
     let x: Exchange | undefined;
@@ -340,7 +236,7 @@ export class ExchangeTracker {
     return done;
   }
 
-  private cancelled(e: PairingInput, message: unknown): ExchangeSummary | undefined {
+  private cancelled(e: PairingInput, message: unknown): TrackedExchange | undefined {
     const params = paramsOf(message);
     const requestId = params?.requestId;
     if (!isId(requestId)) return undefined;
@@ -378,7 +274,7 @@ export class ExchangeTracker {
     }
   }
 
-  private close(x: Exchange, status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): ExchangeSummary {
+  private close(x: Exchange, status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): TrackedExchange {
     this.forget(x);
     this.counts.pending--;
     countStatus(this.counts, status);
@@ -390,6 +286,17 @@ export class ExchangeTracker {
     }
     this.recent.of(x.requester).add(x);
     return x;
+  }
+
+  /**
+   * The oldest request of the client (or the hub in its place) still open: where the hub sends a
+   * server's request that names no request of its own (a stdio server's sampling during a call).
+   * Server requests are rare, and few calls are open at a time: a scan.
+   */
+  private oldestOpenCall(): Exchange | undefined {
+    let oldest: Exchange | undefined;
+    for (const list of [this.open.client, this.open.hub]) for (const x of list.values()) if (oldest === undefined || x.requestSeq < oldest.requestSeq) oldest = x;
+    return oldest;
   }
 
   /** The open exchange of a requester with this id. */

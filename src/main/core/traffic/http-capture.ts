@@ -2,18 +2,17 @@
  * The HTTP details of a client's request, redacted. A session's requests mostly carry the same
  * headers: when the raw method, URL, status and headers equal the previous request's (and the
  * redactor's secrets did not change), the previous redacted object is shared, which saves its
- * redaction, its JSON and its memory. The comparison is on the parser's flat `rawHeaders` list
- * (an index loop over strings): walking the `headers` object by name cost several times more, and
- * this runs for every request a client sends.
+ * redaction and its memory (and the inspector, seeing the same object, its JSON). The comparison
+ * is on the parser's flat `rawHeaders` list (an index loop over strings): walking the `headers`
+ * object by name cost several times more, and this runs for every request a client sends.
  */
 import type { CaptureHttp } from '../../../shared/api/inspector-contract.js';
 import type { ClientRequestInfo } from '../hub/observer.js';
 import type { Redactor } from './redactor.js';
-import { httpRef, type HttpRef } from './stored-event.js';
 
 /** The last client request's details: its raw values and what they became. */
 export interface HttpMemo {
-  readonly ref: HttpRef;
+  readonly http: CaptureHttp;
   readonly method: string | undefined;
   readonly url: string | undefined;
   readonly status: number | undefined;
@@ -31,5 +30,5 @@ export function clientHttp(memo: HttpMemo | undefined, req: ClientRequestInfo, s
   if (memo && memo.redactorVersion === redactor.version && memo.status === status && memo.method === req.method && memo.url === req.url && sameList(memo.rawHeaders, req.rawHeaders)) return memo;
   const http: CaptureHttp = { method: req.method ?? 'POST', url: redactor.redact(req.url ?? ''), headers: redactor.redactHeaders(req.headers) };
   if (status !== undefined) http.status = status;
-  return { ref: httpRef(http), method: req.method, url: req.url, status, rawHeaders: req.rawHeaders, redactorVersion: redactor.version };
+  return { http, method: req.method, url: req.url, status, rawHeaders: req.rawHeaders, redactorVersion: redactor.version };
 }

@@ -2,7 +2,7 @@
  * The hot path of capture. The hub calls a session's tap for every message it moves; each call
  * does O(1) work: it reads the monotonic clock and queues references (the parsed message, the raw
  * text the hub already has, the HTTP request). Redaction, serialisation, pairing and storage
- * happen later, off the proxy path, when the queue is drained. When the drain falls behind, the
+ * happen later, off the proxy path, when the queue is drained (traffic.ts). When the drain falls behind, the
  * queue is full and new items are dropped and counted, never waited for.
  *
  * A message the hub passes through unchanged is seen twice in a row: `fromClient(m, raw)` then
@@ -17,7 +17,7 @@ import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.j
 import { Ring } from '../lib/ring.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent, UpstreamHttpExchange } from '../upstream/upstream.js';
-import type { SessionRecord } from './session-record.js';
+import type { SessionProfile, TrafficSession } from './traffic-session.js';
 
 /**
  * Why the hub itself wrote a message (the observer port's HubNote), or `bridged`: the server's
@@ -130,7 +130,7 @@ export class CaptureQueue {
   };
 }
 
-/** What the inspector knows of a session at the moment the hub opens it. */
+/** What the pipeline knows of a session at the moment the hub opens it. */
 export interface SessionCaptureInfo {
   id: string;
   serverId: string;
@@ -141,11 +141,13 @@ export interface SessionCaptureInfo {
   era: CaptureEra;
   /** The client token's label, when one opened the session (hub/observer.ts). */
   principal?: string;
+  /** A profile's session to one of its members (hub/observer.ts ObservedSession.profile). */
+  profile?: SessionProfile;
 }
 
 /**
- * A session's capture: the inspector's watch of one session (hub/observer.ts). Every method only
- * queues (O(1)); the inspector's drain does the rest.
+ * A session's capture: the pipeline's watch of one session (hub/observer.ts). Every method only
+ * queues (O(1)); the pipeline's drain (traffic.ts) does the rest.
  */
 export class SessionCapture implements SessionWatch {
   /** Items of this session dropped because the queue was full. */
@@ -155,8 +157,8 @@ export class SessionCapture implements SessionWatch {
    * item its other leg is stamped on. The drain clears it when it takes the item.
    */
   lastIn: TapItem | undefined = undefined;
-  /** What the inspector made of this session so far (set by its drain). */
-  record: SessionRecord | undefined = undefined;
+  /** What the pipeline made of this session so far (set by its drain). */
+  session: TrafficSession | undefined = undefined;
 
   constructor(
     readonly info: SessionCaptureInfo,
@@ -165,7 +167,7 @@ export class SessionCapture implements SessionWatch {
     queue.push(new TapItem('opened', this, performance.now()), true);
   }
 
-  /** The inspector's id of the session (not its Mcp-Session-Id). */
+  /** The pipeline's (and the inspector's) id of the session (not its Mcp-Session-Id). */
   get sessionId(): string {
     return this.info.id;
   }

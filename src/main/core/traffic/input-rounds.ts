@@ -1,9 +1,9 @@
 /**
- * The inspector's view of the two protocol eras inside one session's pairing (exchange-tracker.ts):
+ * The two protocol eras inside one session's pairing (exchange-tracker.ts):
  *
  * - **Input rounds** (2026-07-28 multi-round-trip requests): a server that needs input answers
  *   `resultType: "input_required"` with `inputRequests` and a `requestState`; the client retries
- *   the same method with a new id, `inputResponses` and that `requestState`. The inspector keeps
+ *   the same method with a new id, `inputResponses` and that `requestState`. Pairing keeps
  *   the whole round trip as one exchange: the `input_required` answer adds a round instead of
  *   completing it, and the retry is recognised by its `requestState` and continues it (its id
  *   becomes an alias of the exchange, so the final answer completes it).
@@ -207,7 +207,7 @@ export class RoundBook<X extends RoundTrip> {
   }
 
   /** True when the exchange's last round is still waiting for the client's retry. */
-  static waitingForInput(x: RoundTrip): boolean {
+  static waitingForInput(x: { readonly rounds?: InputRound[] | undefined }): boolean {
     const last = x.rounds?.[x.rounds.length - 1];
     return last !== undefined && last.retrySeq === undefined;
   }
