@@ -32,7 +32,7 @@ function rows(table: string): string[] {
 }
 
 describe('patchbay sessions / tail with playground sessions', () => {
-  it('hides playground sessions from `sessions` unless --playground or --all, marks them, and marks their exchanges in `tail`', async () => {
+  it('hides playground sessions from `sessions` unless --playground or --all, and profile member sessions unless --members or --all, marks them, and marks their exchanges in `tail`', async () => {
     const hub = await startHub({
       servers: { alpha: alphaServer(), beta: betaServer() },
       config: { profiles: { pair: { servers: ['alpha', 'beta'] } } },
@@ -60,11 +60,20 @@ describe('patchbay sessions / tail with playground sessions', () => {
     expect(profileRow).toMatch(/^[0-9a-f]{16}\s+@pair\s+patchbay-playground \S+ \[playground\]\s+live\s/);
     expect(rows(shown.out).find((r) => r.startsWith(onServer.inspectorSession!))).toMatch(/\sbeta\s+patchbay-playground \S+ \[playground\]\s/);
     expect(rows(shown.out).filter((r) => r.includes('[playground]'))).toHaveLength(2);
-    expect(shown.err).toBe('');
+    // The profile's sessions with its two members, on the playground session's behalf, stay hidden.
+    expect(shown.err).toBe('patchbay: 2 profile member sessions are hidden; --members shows them\n');
     const json = JSON.parse((await run(hub, ['sessions', '--playground', '--json'])).out) as InspectorSession[];
     expect(json.filter((s) => s.transport.client === 'playground').map((s) => s.id).sort()).toEqual([onProfile.inspectorSession, onServer.inspectorSession].sort());
-    // --all (past sessions too) includes them as well.
-    expect(rows((await run(hub, ['sessions', '--all'])).out)).toHaveLength(3);
+    // --members shows those, marked, each naming in JSON the profile and the session it served.
+    const members = await run(hub, ['sessions', '--members', '--playground']);
+    expect(rows(members.out).filter((r) => r.includes('[member of @pair]')).map((r) => r.split(/\s+/)[1]).sort()).toEqual(['alpha', 'beta']);
+    const membersJson = JSON.parse((await run(hub, ['sessions', '--members', '--json'])).out) as InspectorSession[];
+    expect(membersJson.filter((s) => s.profile).map((s) => s.profile)).toEqual([
+      { id: '@pair', parentSession: onProfile.inspectorSession },
+      { id: '@pair', parentSession: onProfile.inspectorSession },
+    ]);
+    // --all (past sessions too) includes them all.
+    expect(rows((await run(hub, ['sessions', '--all'])).out)).toHaveLength(5);
 
     // A profile's sessions by its id: hidden, then shown.
     const byProfile = await run(hub, ['sessions', '--server', '@pair']);

@@ -157,6 +157,11 @@ export const inspectorSessionSchema = z.object({
   era: captureEraSchema.optional(),
   /** Set when the hub bridged this session's traffic to a server of the other era: that era. */
   serverEra: captureEraSchema.optional(),
+  /**
+   * Set on a profile's traffic with one of its members: the profile (`@work`, `''` the default
+   * one), and the client's session it served (none for 2026-07-28 calls, which have no session).
+   */
+  profile: z.object({ id: z.string(), parentSession: z.string().optional() }).optional(),
   startedAt: z.number(),
   endedAt: z.number().optional(),
   state: inspectorSessionStateSchema,

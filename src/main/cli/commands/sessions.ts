@@ -62,6 +62,11 @@ export function ownSessionKind(s: InspectorSession): 'playground' | 'replay' | u
   return s.debug ? 'replay' : undefined;
 }
 
+/** A profile's traffic with one of its members, on behalf of another session: that session's detail, hidden unless asked for. */
+export function memberOf(s: InspectorSession): string | undefined {
+  return s.profile?.id;
+}
+
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
   summary: 'List the sessions of a running hub (live ones; --all for past ones too)',
@@ -70,13 +75,15 @@ export const sessionsCommand: CliCommand = {
     'Past sessions come from the inspector history in <data dir>/inspector (kept 7 days by default).',
     "Sessions of the UI's playground and the inspector's replays are hidden unless --playground or",
     '--all is given; shown, their client is marked [playground] or [replay] (in JSON: transport.client',
-    '"playground", debug true).',
+    '"playground", debug true). So are the sessions a profile holds with each of its members on behalf',
+    'of a client\'s session (--members or --all; marked [member of @name]; in JSON: profile).',
   ].join('\n'),
   options: [
     { name: 'server', type: 'string', valueName: 'ID', description: 'Only sessions of this server (or profile: @name)' },
     { name: 'state', type: 'string', valueName: 'STATE', description: 'Only sessions in this state: live, closed or failed' },
     { name: 'all', type: 'boolean', description: 'Every session: closed and failed ones too, and those of the playground and replays' },
     { name: 'playground', type: 'boolean', description: 'Sessions of the playground and of replays too (hidden otherwise)' },
+    { name: 'members', type: 'boolean', description: "A profile's sessions with its members too (hidden otherwise)" },
     { name: 'limit', type: 'string', valueName: 'N', description: 'At most N sessions, newest first (default 50)' },
     { name: 'json', type: 'boolean', description: 'Print the sessions as JSON (one array)' },
     DATA_DIR_OPTION,
@@ -86,6 +93,7 @@ export const sessionsCommand: CliCommand = {
     { command: 'patchbay sessions --all --server github', description: 'Every captured session of the server "github"' },
     { command: 'patchbay sessions --state failed --json', description: 'Failed sessions, with their exit codes, as JSON' },
     { command: 'patchbay sessions --playground --server @work', description: "Live sessions of the profile \"work\", the playground's included" },
+    { command: 'patchbay sessions --members', description: "Live sessions, and what each profile session exchanges with its members" },
   ],
   run: listSessions,
 };
@@ -101,13 +109,14 @@ async function listSessions(ctx: CommandContext): Promise<number> {
   if (server !== undefined) input.server = server;
   if (state !== undefined) input.state = state;
   else if (ctx.values.all !== true) input.state = 'live';
-  const showOwn = ctx.values.all === true || ctx.values.playground === true;
-  const { sessions, total, hidden, more } = await fetchSessions(hub, input, Number(limitText), showOwn);
+  const show = { own: ctx.values.all === true || ctx.values.playground === true, members: ctx.values.all === true || ctx.values.members === true };
+  const { sessions, total, hidden, more } = await fetchSessions(hub, input, Number(limitText), show);
   if (ctx.values.json === true) {
     ctx.io.stdout.write(JSON.stringify(sessions, null, 2) + '\n');
     return EXIT_OK;
   }
-  const hiddenNote = hidden > 0 ? `patchbay: ${more ? 'some' : hidden} playground or replay session${hidden === 1 && !more ? ' is' : 's are'} hidden; --playground shows them\n` : '';
+  const note = (n: number, what: string, flag: string): string => (n > 0 ? `patchbay: ${more ? 'some' : n} ${what} session${n === 1 && !more ? ' is' : 's are'} hidden; ${flag} shows them\n` : '');
+  const hiddenNote = note(hidden.own, 'playground or replay', '--playground') + note(hidden.members, 'profile member', '--members');
   if (sessions.length === 0) {
     ctx.io.stderr.write(`patchbay: no ${input.state ?? ''}${input.state ? ' ' : ''}sessions${server ? ` of '${server}'` : ''}${ctx.values.all === true || state ? '' : ' (add --all for past ones)'}\n` + hiddenNote);
     return EXIT_OK;
@@ -122,25 +131,26 @@ interface Fetched {
   sessions: InspectorSession[];
   /** Sessions that match, when known (always when own sessions are shown). */
   total: number | undefined;
-  /** Own sessions left out (all of them unless `more`). */
-  hidden: number;
+  /** Own sessions and profile member sessions left out (all of them unless `more`). */
+  hidden: { own: number; members: number };
   /** More sessions match than `limit`. */
   more: boolean;
 }
 
 /**
- * Up to `limit` sessions, newest first. The inspector's query cannot leave out own sessions, so
- * without `showOwn` the pages are filtered here and read on until `limit` are found or none are left.
+ * Up to `limit` sessions, newest first. The inspector's query cannot leave out own or member
+ * sessions, so unless both are shown the pages are filtered here and read on until `limit` are
+ * found or none are left.
  */
-async function fetchSessions(hub: HubApi, input: Record<string, unknown>, limit: number, showOwn: boolean): Promise<Fetched> {
-  if (showOwn) {
+async function fetchSessions(hub: HubApi, input: Record<string, unknown>, limit: number, show: { own: boolean; members: boolean }): Promise<Fetched> {
+  if (show.own && show.members) {
     const page = await hub.call<{ sessions: InspectorSession[]; total: number }>('inspector.sessions.list', { ...input, limit });
-    return { sessions: page.sessions, total: page.total, hidden: 0, more: page.total > page.sessions.length };
+    return { sessions: page.sessions, total: page.total, hidden: { own: 0, members: 0 }, more: page.total > page.sessions.length };
   }
   const pageSize = Math.min(1000, Math.max(100, limit + 1));
   const seen = new Set<string>();
   const sessions: InspectorSession[] = [];
-  let hidden = 0;
+  const hidden = { own: 0, members: 0 };
   let more = false;
   for (let offset = 0; ; ) {
     const page = await hub.call<{ sessions: InspectorSession[]; total: number }>('inspector.sessions.list', { ...input, limit: pageSize, offset });
@@ -148,7 +158,8 @@ async function fetchSessions(hub: HubApi, input: Record<string, unknown>, limit:
       // A session that started while paging shifts the pages by one: never count one twice.
       if (seen.has(s.id)) continue;
       seen.add(s.id);
-      if (ownSessionKind(s)) hidden++;
+      if (!show.members && memberOf(s) !== undefined) hidden.members++;
+      else if (!show.own && ownSessionKind(s)) hidden.own++;
       else if (sessions.length < limit) sessions.push(s);
       else more = true;
     }
@@ -186,8 +197,9 @@ function stateText(s: InspectorSession): string {
 
 function clientText(s: InspectorSession): string {
   const kind = ownSessionKind(s);
+  const member = memberOf(s);
   const client = s.client ? `${s.client.name}${s.client.version ? ` ${s.client.version}` : ''}` : '-';
-  return kind ? `${client} [${kind}]` : client;
+  return member !== undefined ? `${client} [member of ${member || '@default'}]` : kind ? `${client} [${kind}]` : client;
 }
 
 export function formatSessions(sessions: InspectorSession[], now: number): string {

@@ -108,6 +108,7 @@ export class SessionRecord {
     if (session.serverInfo) s.serverInfo = session.serverInfo;
     if (session.serverCapabilities) s.serverCapabilities = session.serverCapabilities;
     if (session.serverEra) s.serverEra = session.serverEra;
+    if (session.profile) s.profile = session.profile.parentSession === undefined ? { id: session.profile.id } : { id: session.profile.id, parentSession: session.profile.parentSession };
     if (session.endedAt !== undefined) s.endedAt = session.endedAt;
     if (session.failure) s.failure = session.failure;
     if (session.endReason) s.endReason = session.endReason;

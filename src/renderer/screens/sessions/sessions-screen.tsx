@@ -135,6 +135,17 @@ function SessionsList() {
                         <EraBadge era={s.era} testId="session-era" />
                         {s.serverEra && <EraBadge era={s.serverEra} prefix="bridged to " testId="session-server-era" />}
                         {s.transport.client === 'bridge' && <span className="chip" title="The legacy session the hub holds on behalf of a 2026-07-28 client">hub bridge</span>}
+                        {s.profile && (
+                          <span className="chip" title="What a profile exchanged with this member server on behalf of a client's session" data-testid="session-member-of">
+                            member of {s.profile.id || '@default'}
+                            {s.profile.parentSession && (
+                              <>
+                                {' · '}
+                                <a href={href('sessions', s.profile.parentSession)}>its session</a>
+                              </>
+                            )}
+                          </span>
+                        )}
                         {s.transport.client === 'playground' && <span className="chip chip-accent">playground</span>}
                         {s.debug && <span className="chip">replay</span>}
                       </th>
