@@ -12,8 +12,10 @@
  *   module graph loads in ~460 ms, the relay's own in ~20 ms). Their types are exported here
  *   directly, which costs nothing at run time.
  *
- * Where things are (docs/architecture.md has the map): protocol/ (wire helpers) → upstream/ (stdio,
- * remote) → hub/ (endpoint, sessions, the observer port) → servers/, inspector/, oauth/, clients/
+ * Where things are (docs/architecture.md has the map): protocol/ (wire helpers, the one SSE
+ * writer) → upstream/ (stdio, remote) → hub/ (the doors and their intake, 2025 sessions, the
+ * 2026-07-28 call runner, the ports) → bridge/ (the era bridges), traffic/ (the capture pipeline:
+ * redaction, pairing, the feed of exchanges) → servers/, profiles/, inspector/, oauth/, clients/
  * → engine/ (composition: startEngine, the one place every API domain is registered).
  */
 
