@@ -12,11 +12,12 @@
  * already drained) is queued as an item of its own.
  */
 import { performance } from 'node:perf_hooks';
-import type { CaptureEra, CaptureLeg } from '../../../shared/api/inspector-contract.js';
+import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.js';
 import { Ring } from '../lib/ring.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent, UpstreamHttpExchange } from '../upstream/upstream.js';
+import type { ExchangeSession } from './observed-exchange.js';
 import type { SessionProfile, TrafficSession } from './traffic-session.js';
 
 /**
@@ -130,17 +131,12 @@ export class CaptureQueue {
   };
 }
 
-/** What the pipeline knows of a session at the moment the hub opens it. */
-export interface SessionCaptureInfo {
-  id: string;
-  serverId: string;
-  clientTransport: string;
-  upstreamTransport: string;
-  debug: boolean;
-  /** The client's era (hub/observer.ts ObservedSession.era). */
-  era: CaptureEra;
-  /** The client token's label, when one opened the session (hub/observer.ts). */
-  principal?: string;
+/**
+ * What the pipeline knows of a session at the moment the hub opens it: what an exchange's session
+ * says of it (observed-exchange.ts), with the profile as the tap has it (its parent resolved to a
+ * captured session id when that one was captured).
+ */
+export interface SessionCaptureInfo extends Omit<ExchangeSession, 'profile'> {
   /** A profile's session to one of its members (hub/observer.ts ObservedSession.profile). */
   profile?: SessionProfile;
 }
