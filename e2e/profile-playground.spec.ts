@@ -74,6 +74,13 @@ test('open a profile in the playground, call a prefixed tool from its form, answ
   await expect(row).toContainText('patchbay-playground');
   await expect(row).toContainText('@pair');
   await expect(row.locator('.chip', { hasText: 'playground' })).toBeVisible();
+  // What the profile exchanged with each member on the playground's behalf: shown when asked for,
+  // marked, linked to the session it served.
+  await ui.getByTestId('show-members').check();
+  await expect(row).toHaveCount(3);
+  await expect(ui.getByTestId('session-member-of')).toHaveCount(2);
+  await expect(ui.getByTestId('session-member-of').first()).toContainText('member of @pair');
+  await expect(ui.getByTestId('session-member-of').first().getByRole('link', { name: 'its session' })).toBeVisible();
 
   // The picker moves to a server's playground.
   await ui.goto(`${ui.url().split('#')[0]}#/profiles/pair/playground`);

@@ -50,6 +50,8 @@ function SessionsList() {
   const loaded = useSessions((s) => s.listLoaded);
   const error = useSessions((s) => s.listError);
   const [showOwn, setShowOwn] = useState(false);
+  // A profile's sessions with its members are the detail of another session: shown when asked for.
+  const [showMembers, setShowMembers] = useState(false);
   const [server, setServer] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; dir: 'asc' | 'desc' }>({ key: 'started', dir: 'desc' });
   useEffect(() => {
@@ -58,15 +60,16 @@ function SessionsList() {
   }, [services]);
   const servers = useMemo(() => [...new Set(sessions.map((s) => s.server))].sort(), [sessions]);
   const own = sessions.filter(isOwnSession).length;
+  const members = sessions.filter((s) => s.profile !== undefined).length;
   const shown = useMemo(() => {
-    const list = sessions.filter((s) => (showOwn || !isOwnSession(s)) && (!server || s.server === server));
+    const list = sessions.filter((s) => (showOwn || !isOwnSession(s)) && (showMembers || s.profile === undefined) && (!server || s.server === server));
     const dir = sort.dir === 'asc' ? 1 : -1;
     return list.sort((a, b) => {
       const x = sortValue(a, sort.key);
       const y = sortValue(b, sort.key);
       return (x < y ? -1 : x > y ? 1 : b.startedAt - a.startedAt) * dir;
     });
-  }, [sessions, showOwn, server, sort]);
+  }, [sessions, showOwn, showMembers, server, sort]);
   const header = (key: SortKey, label: string, num = false) => {
     const active = sort.key === key;
     return (
@@ -105,6 +108,11 @@ function SessionsList() {
             <label className="check">
               <input type="checkbox" checked={showOwn} onChange={(e) => setShowOwn(e.target.checked)} data-testid="show-playground" /> Show playground and replay sessions{own > 0 ? ` (${own})` : ''}
             </label>
+            {members > 0 && (
+              <label className="check" title="What each profile exchanged with its member servers on behalf of a client's session">
+                <input type="checkbox" checked={showMembers} onChange={(e) => setShowMembers(e.target.checked)} data-testid="show-members" /> Show profile members ({members})
+              </label>
+            )}
             <span className="muted small count-line">{shown.length} of {sessions.length} sessions</span>
           </div>
           {shown.length === 0 ? (
