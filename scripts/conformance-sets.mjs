@@ -70,13 +70,9 @@ import { parse as parseYaml } from 'yaml';
 import {
   cleanup,
   ensureNode22,
-  eraOf,
   findChecks,
   installSignalHandlers,
   makeTempDir,
-  MODERN_VERSION,
-  primeLegacy,
-  primeModern,
   readChecks,
   ROOT,
   RunError,
@@ -87,6 +83,7 @@ import {
   verdict,
   wasInterrupted,
 } from './lib/conformance-kit.mjs';
+import { eraOf, MODERN_VERSION, primeLegacy, primeModern } from './lib/conformance-prime.mjs';
 
 /** @typedef {import('./lib/conformance-kit.mjs').Check} Check */
 /** @typedef {import('./lib/conformance-kit.mjs').Verdict} Verdict */
