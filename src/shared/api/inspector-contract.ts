@@ -113,6 +113,11 @@ export const exchangeSummarySchema = z.object({
   bridge: exchangeBridgeSchema.optional(),
   /** A server request that asks for one of an input round's answers: the exchange id of that call. */
   parent: z.string().optional(),
+  /**
+   * The exchange's trace when telemetry traced it (W3C ids, lower-case hex): the trace, and the
+   * hub's span for the request (docs/observability.md).
+   */
+  trace: z.object({ traceId: z.string(), spanId: z.string() }).optional(),
 });
 
 /** An exchange with its (redacted) request and response messages. */

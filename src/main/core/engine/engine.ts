@@ -26,6 +26,7 @@ import { dataPaths, ensureDataDir } from '../home/paths.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
 import { Hub } from '../hub/hub-server.js';
 import { composeObservers, type SessionObserver } from '../hub/observer.js';
+import type { RequestTracer } from '../hub/tracing.js';
 import type { Inspector } from '../inspector/inspector.js';
 import { startInspector } from '../inspector/start-inspector.js';
 import { createLogger } from '../log/logger.js';
@@ -73,6 +74,11 @@ export interface EngineOptions {
   oauthLoginWaitMs?: number;
   /** Capture messages for the inspector (default true; false e.g. to measure what capture costs). */
   capture?: boolean;
+  /**
+   * Traces every forwarded client request (hub/tracing.ts): telemetry's tracer when telemetry is
+   * on; a test may pass one of its own.
+   */
+  tracer?: RequestTracer;
   /**
    * The demo server a fresh data dir starts with (core/config/first-run.ts); false for none.
    * Default: this Node running Patchbay's built demo server (none inside Electron: the desktop app passes its own).
@@ -193,6 +199,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     observer: composeObservers(observers),
     // A 2025-only server's 2026-07-28 clients are served over legacy sessions (bridge/, PROTOCOL Q8).
     eraBridge: (bridge) => new LegacyBridge({ ...bridge, logger: log.child('bridge') }),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
   });
   let port: number;
   try {

@@ -23,6 +23,7 @@ import type { SessionObserver } from './observer.js';
 import { ParamHeaderIndex } from './param-headers.js';
 import { notePrincipal } from './principal.js';
 import type { EraBridge, EraBridgeFactory, HubReach, ServerPort } from './server-port.js';
+import type { RequestTracer } from './tracing.js';
 import { Session, type SessionHost } from './session.js';
 import { paceLimits, type StreamLimits } from './sse-stream.js';
 
@@ -60,6 +61,8 @@ export interface HubOptions {
   observer?: SessionObserver;
   /** Builds the bridge that serves a 2025-only server's 2026-07-28 clients (bridge/legacy-bridge.ts). */
   eraBridge: EraBridgeFactory;
+  /** Telemetry's tracer when telemetry is on: every forwarded client request gets a trace context (tracing.ts). */
+  tracer?: RequestTracer;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -109,6 +112,7 @@ export class Hub {
       },
       modern: {
         clients: (this.modernClients = new ModernClients(options.observer, 60_000)),
+        ...(options.tracer ? { tracer: options.tracer } : {}),
         paramHeaders: new ParamHeaderIndex(),
         requestTimeoutMs: options.requestTimeoutMs,
         pace: paceLimits(options.streamLimits),
@@ -235,6 +239,7 @@ export class Hub {
   private reach(profile: ServerPort, parent: object | undefined): HubReach {
     return {
       modernFor: (port) => this.modernFor(port),
+      ...(this.options.tracer ? { tracer: this.options.tracer } : {}),
       watchMember: (member, era) =>
         this.options.observer?.sessionOpened({ key: {}, serverId: member.id, clientTransport: 'profile', upstreamTransport: member.transportLabel, debug: false, era, profile: { id: profile.id, parent } }),
     };
@@ -269,6 +274,8 @@ export class Hub {
       watch: (session) =>
         observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub', ...(principal !== undefined ? { principal } : {}) }),
       connect: (session) => server.connect(this.reach(server, session)),
+      // A profile's aggregate makes the CLIENT spans itself, one per member reached.
+      ...(this.options.tracer ? { tracing: { tracer: this.options.tracer, clientSpan: server.transportLabel !== 'profile' } } : {}),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
       startupTimeoutMs: server.startupTimeoutMs ?? this.options.startupTimeoutMs,
       streamLimits: this.options.streamLimits,

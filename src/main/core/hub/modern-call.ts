@@ -15,15 +15,18 @@
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode, META } from '../../../shared/protocol.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/json-rpc.js';
-import type { ModernCall, ModernCallHandlers, ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
 import { CallDeadline, stalledReader, timedOut } from './call-clock.js';
 import type { ModernWatch } from './modern-clients.js';
 import type { ModernReply } from './modern-reply.js';
 import type { ParamHeaderIndex } from './param-headers.js';
 import type { ServerPort } from './server-port.js';
 import { statusForError } from './modern-reply.js';
+import { incomingTrace, traceHeaders, withTrace, type RequestTracer } from './tracing.js';
 
 export interface ModernCallContext {
+  /** Telemetry's tracer, when telemetry is on (hub/tracing.ts). */
+  tracer?: RequestTracer;
   paramHeaders: ParamHeaderIndex;
   requestTimeoutMs: number;
   /** Calls in flight, for the hub's tick (deadlines, a stalled client, keep-alives) and shutdown. */
@@ -78,12 +81,13 @@ export class ModernCallRun {
     // A legacy server behind the hub's bridge gets a translated request: the bridge reports what
     // it sent and got (`wire`), so observers see both sides; a modern server gets the client's.
     const bridged = upstream.translates === true;
-    if (!bridged) watch?.toServer?.(request, this.raw, undefined);
+    const out = this.traced(request, http, bridged);
+    if (!bridged) watch?.toServer?.(out.message, out.raw, undefined);
     const observed: Pick<ModernCallHandlers, 'wire' | 'event'> = {};
     if (bridged && watch?.bridged) observed.wire = (toServer, m, json) => watch.bridged!(request.id, toServer, m, json, undefined);
     if (watch?.upstreamEvent) observed.event = (e) => client.event(e);
     this.handle = upstream.call(
-      { message: request, raw: this.raw, headers: this.headers },
+      out,
       {
         ...observed,
         notification: (m, json) => {
@@ -130,6 +134,22 @@ export class ModernCallRun {
       this.finish();
       this.cancel('the client closed the response stream');
     });
+  }
+
+  /**
+   * The request as it goes upstream: under telemetry with a trace context (`_meta.traceparent`,
+   * and the W3C headers for an HTTP upstream), the ids told to observers first. Where the next
+   * hop is one of the hub's own stages (the era bridge's session, a profile's aggregate), that
+   * stage makes the CLIENT spans.
+   */
+  private traced(request: JsonRpcRequest, http: IncomingMessage, bridged: boolean): ModernCallRequest {
+    const tracer = this.ctx.tracer;
+    const plain: ModernCallRequest = { message: request, raw: this.raw, headers: this.headers };
+    if (tracer === undefined) return plain;
+    const trace = tracer.begin(incomingTrace(request, http.headers), { clientSpan: !bridged && this.server.transportLabel !== 'profile' });
+    if (trace === undefined) return plain;
+    this.client.watch?.traced?.(request.id, trace);
+    return { message: withTrace(request, trace), raw: undefined, headers: { ...this.headers, ...traceHeaders(trace) } };
   }
 
   /** The hub's tick: the deadline, a client that stopped reading, keep-alives. */

@@ -11,6 +11,7 @@
  */
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
+import type { TraceContext } from './tracing.js';
 
 /**
  * Why the hub itself wrote a message: `timeout` (request deadline), `upstream-closed` and
@@ -86,6 +87,11 @@ export interface SessionWatch {
    * The hub calls it only when an observer has it: it costs nothing with capture off.
    */
   bridged?(of: JsonRpcId, toServer: boolean, message: JsonRpcMessage, raw: string | undefined, headers: Readonly<Record<string, string>> | undefined): void;
+  /**
+   * Telemetry traced a client's request (hub/tracing.ts): the ids of its spans, told after the
+   * request came in and before the traced request goes upstream. Called only with a tracer set.
+   */
+  traced?(requestId: JsonRpcId, trace: TraceContext): void;
   /** A new upstream connection is in use (the first, or one that replaced a dead one). */
   upstreamOpened?(): void;
   /** An upstream connection could not be opened (a missing secret, a spawn failure). */
@@ -110,6 +116,7 @@ const WATCH_METHODS = [
   'toServer',
   'fromServer',
   'bridged',
+  'traced',
   'upstreamOpened',
   'upstreamFailed',
   'upstreamAnswered',

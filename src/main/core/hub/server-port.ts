@@ -5,6 +5,7 @@
  */
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { SessionWatch } from './observer.js';
+import type { RequestTracer } from './tracing.js';
 import type { Session } from './session.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 
@@ -43,6 +44,12 @@ export interface HubReach {
    * Whoever takes a watch ends it (`ended`) when the member's connection ends.
    */
   watchMember(member: ServerPort, era: 'legacy' | 'modern'): SessionWatch | undefined;
+  /**
+   * Telemetry's tracer when telemetry is on: a profile traces each request it forwards to a
+   * member as the hub's CLIENT span, parented on the span named in the request's `_meta`
+   * (hub/tracing.ts), and tells the member's watch (`traced`).
+   */
+  readonly tracer?: RequestTracer;
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
-import { errorResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { errorResponse, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import { formatDuration } from './call-clock.js';
 import { HubWaiters } from './hub-waiters.js';
@@ -22,6 +22,7 @@ import { SessionStreams } from './session-streams.js';
 import { SessionUpstream } from './session-upstream.js';
 import type { SseStream, StreamLimits } from './sse-stream.js';
 import type { StreamSink } from './stream-sink.js';
+import { incomingTrace, withTrace, type RequestTracer } from './tracing.js';
 
 export type SessionState = 'live' | 'closed' | 'failed';
 
@@ -39,6 +40,13 @@ export interface SessionHost {
   restartWindowMs: number;
   /** What the observers want to hear of this session (undefined: nobody listens). */
   watch(session: Session): SessionWatch | undefined;
+  /**
+   * Telemetry's tracer, when telemetry is on: each client request forwarded gets a trace context,
+   * and `_meta.traceparent` names the hub's span (hub/tracing.ts). `clientSpan`: the hub's own
+   * request to the server gets a CLIENT span here (false where a stage of the hub makes them: a
+   * profile's aggregate).
+   */
+  tracing?: { tracer: RequestTracer; clientSpan: boolean };
 }
 
 export class Session {
@@ -117,7 +125,9 @@ export class Session {
     this.watch?.fromClient?.(request, raw, http, this.door === 'sse' ? 202 : 200);
     try {
       const upstream = await this.upstream.ensure(false);
-      const { message, local } = await this.upstream.askWithin(upstream, request, raw);
+      // Replays use the client's own initialize (kept above), never a trace context of the past.
+      const traced = this.trace(request, http);
+      const { message, local } = traced === request ? await this.upstream.askWithin(upstream, request, raw) : await this.upstream.askWithin(upstream, traced, undefined);
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (result && typeof result.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
       this.watch?.toClient?.(message, undefined, local ? 'upstream-closed' : undefined);
@@ -172,10 +182,33 @@ export class Session {
       this.requests.failAll((err as Error).message, {}, 'upstream-closed');
       return;
     }
+    const tracing = this.host.tracing;
     for (let i = 0; i < messages.length; i++) {
-      watch?.toServer?.(messages[i]!, raws[i], undefined);
-      upstream.send(messages[i]!, raws[i]);
+      let message = messages[i]!;
+      let raw = raws[i];
+      if (tracing !== undefined && isRequest(message)) {
+        const traced = this.trace(message, http);
+        if (traced !== message) {
+          message = traced;
+          raw = undefined;
+        }
+      }
+      watch?.toServer?.(message, raw, undefined);
+      upstream.send(message, raw);
     }
+  }
+
+  /**
+   * The request as it goes upstream under telemetry: with a trace context, `_meta` names the
+   * hub's span (hub/tracing.ts) and observers are told the ids; otherwise the request itself.
+   */
+  private trace(request: JsonRpcRequest, http: ClientRequestInfo | undefined): JsonRpcRequest {
+    const tracing = this.host.tracing;
+    if (tracing === undefined) return request;
+    const ctx = tracing.tracer.begin(incomingTrace(request, http?.headers), { clientSpan: tracing.clientSpan });
+    if (ctx === undefined) return request;
+    this.watch?.traced?.(request.id, ctx);
+    return withTrace(request, ctx);
   }
 
   /** Attaches the standalone GET stream (P10), replacing an older connection of it. */

@@ -94,13 +94,15 @@ const X_ERAS = B(',"nx":');
 
 /** The era fields of an exchange (rare: modern clients and bridged exchanges), compact, or undefined. */
 function eraFields(x: ExchangeSummary): CompactExchange['nx'] {
-  if (x.era !== 'modern' && x.rounds === undefined && x.bridge === undefined && x.parent === undefined) return undefined;
+  const trace = x.trace;
+  if (x.era !== 'modern' && x.rounds === undefined && x.bridge === undefined && x.parent === undefined && trace === undefined) return undefined;
   const nx: NonNullable<CompactExchange['nx']> = {};
   if (x.era === 'modern') nx.e = 'modern';
   if (x.headers !== undefined) nx.h = x.headers;
   if (x.rounds !== undefined) nx.rd = x.rounds;
   if (x.bridge !== undefined) nx.b = x.bridge;
   if (x.parent !== undefined) nx.p = x.parent;
+  if (trace !== undefined) nx.t = trace;
   return nx;
 }
 
@@ -187,7 +189,7 @@ export interface CompactExchange {
   ie?: 1;
   why?: string;
   /** Eras: e the client's era when modern, h its Mcp-* headers, rd input rounds, b the bridged server side, p parent exchange. */
-  nx?: { e?: 'modern'; h?: Record<string, string>; rd?: ExchangeSummary['rounds']; b?: ExchangeSummary['bridge']; p?: string };
+  nx?: { e?: 'modern'; h?: Record<string, string>; rd?: ExchangeSummary['rounds']; b?: ExchangeSummary['bridge']; p?: string; t?: ExchangeSummary['trace'] };
 }
 
 /** An exchange read back from a line, completed by `leg` (the event it completed on). */
@@ -217,6 +219,7 @@ export function expandExchange(c: CompactExchange, leg: { seq: number; session: 
   if (nx?.rd !== undefined) x.rounds = nx.rd;
   if (nx?.b !== undefined) x.bridge = nx.b;
   if (nx?.p !== undefined) x.parent = nx.p;
+  if (nx?.t !== undefined) x.trace = nx.t;
   return x;
 }
 

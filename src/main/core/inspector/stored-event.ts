@@ -348,6 +348,8 @@ export function exchangeSummary(x: ExchangeSummary): ExchangeSummary {
   if (x.rounds !== undefined) out.rounds = x.rounds.map((r) => ({ ...r }));
   if (x.bridge !== undefined) out.bridge = { era: x.bridge.era, seqs: [...x.bridge.seqs] };
   if (x.parent !== undefined) out.parent = x.parent;
+  const trace = x.trace;
+  if (trace !== undefined) out.trace = trace;
   return out;
 }
 

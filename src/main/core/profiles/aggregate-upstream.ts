@@ -288,6 +288,7 @@ export class AggregateUpstream implements UpstreamConnection {
     },
     wantsEvents: () => this.onevent !== undefined,
     watch: (port) => this.host.reach?.watchMember(port, 'legacy'),
+    tracer: () => this.host.reach?.tracer,
   };
 
   /** Requests a member will not answer now (it died, or left the profile) fail with its name. */

@@ -11,7 +11,8 @@ import type { HubNote, SessionWatch } from '../hub/observer.js';
 import { HubWaiters } from '../hub/hub-waiters.js';
 import type { ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
+import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { incomingTrace, withTrace, type RequestTracer } from '../hub/tracing.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from '../upstream/upstream.js';
 import { unansweredWithin } from './member-deadlines.js';
@@ -32,6 +33,8 @@ export interface MemberLinkOwner {
   wantsEvents(): boolean;
   /** The observers' watch of this member's traffic (HubReach.watchMember); undefined when nobody listens. */
   watch(port: ServerPort): SessionWatch | undefined;
+  /** Telemetry's tracer when telemetry is on (HubReach.tracer): the client's requests get the hub's CLIENT span. */
+  tracer(): RequestTracer | undefined;
 }
 
 const INTERNAL_ID = 'patchbay-agg-';
@@ -173,6 +176,17 @@ export class MemberLink implements MemberSource {
    */
   send(message: JsonRpcMessage, raw?: string, note?: HubNote): boolean {
     if (!this.isUp) return false;
+    // Under telemetry a client's request to the member is the hub's CLIENT span, parented on the
+    // profile's span its `_meta` names (hub/tracing.ts).
+    const tracer = note === undefined && isRequest(message) ? this.owner.tracer() : undefined;
+    if (tracer !== undefined && isRequest(message)) {
+      const ctx = tracer.begin(incomingTrace(message), { clientSpan: true });
+      if (ctx !== undefined) {
+        this.observed?.watch.traced?.(message.id, ctx);
+        message = withTrace(message, ctx);
+        raw = undefined;
+      }
+    }
     this.observed?.watch.toServer?.(message, raw, note);
     this.conn!.send(message, raw);
     return true;

@@ -89,6 +89,7 @@ export class ModernAggregate implements ModernUpstream {
       port: (server) => host.port(server),
       upstream: (port) => host.reach().modernFor(port),
       watch: (port) => host.reach().watchMember(port, 'modern'),
+      tracer: () => host.reach().tracer,
       envelope: () => this.envelope,
       requestTimeoutMs: host.requestTimeoutMs,
       up: (member, cameUp) => {

@@ -24,6 +24,7 @@ import { memberRefused, naming, notConfigured, notConnected, unavailable } from 
 import { MemberBackoff } from './member-retries.js';
 import type { LinkState, MemberInit, MemberSource } from './member-source.js';
 import { observe, OWN_NOTE, type MemberObserved } from './member-watch.js';
+import { incomingTrace, traceHeaders, withTrace, type RequestTracer } from '../hub/tracing.js';
 
 export interface ModernMemberHost {
   /** The member's runtime now (config reloads replace runtimes). */
@@ -32,6 +33,8 @@ export interface ModernMemberHost {
   upstream(port: ServerPort): Promise<ModernUpstream>;
   /** The observers' watch of its traffic (`hub.watchMember`); undefined when nobody listens. */
   watch(port: ServerPort): SessionWatch | undefined;
+  /** Telemetry's tracer when telemetry is on (`hub.tracer`): the client's requests get the hub's CLIENT span. */
+  tracer(): RequestTracer | undefined;
   /** The `_meta` envelope of the aggregate's own requests: the latest client's. */
   envelope(): Record<string, unknown>;
   /** The profile's deadline for its own requests to members that set none. */
@@ -249,7 +252,8 @@ export class ModernMember implements MemberSource {
       // What the member's upstream reports meanwhile, its stderr named by the member (as the
       // legacy aggregate names it: aggregate-upstream.ts).
       if (handlers.event) own.event = (e) => handlers.event!(e.type === 'stderr' ? { type: 'stderr', line: `[${this.server}] ${e.line}` } : e);
-      inner = upstream.call(request, this.observing(upstream, request, note, own));
+      const out = this.traced(upstream, request, note);
+      inner = upstream.call(out, this.observing(upstream, out, note, own));
     })().catch((err: Error) => failWith(errorResponse(message.id, ErrorCode.InternalError, naming(this.server, err.message), { server: this.server })));
     return {
       cancel: (reason) => {
@@ -287,6 +291,20 @@ export class ModernMember implements MemberSource {
       };
       const call = upstream.call(request, this.observing(upstream, request, OWN_NOTE, handlers));
     });
+  }
+
+  /**
+   * A client's request as it goes to the member under telemetry: the hub's CLIENT span, parented
+   * on the profile's span its `_meta` names (hub/tracing.ts). Not for a member behind the hub's
+   * era bridge: the bridge's own session makes that span.
+   */
+  private traced(upstream: ModernUpstream, request: ModernCallRequest, note: HubNote | undefined): ModernCallRequest {
+    const tracer = note === undefined && upstream.translates !== true ? this.host.tracer() : undefined;
+    if (tracer === undefined) return request;
+    const ctx = tracer.begin(incomingTrace(request.message), { clientSpan: true });
+    if (ctx === undefined) return request;
+    this.observed?.watch.traced?.(request.message.id, ctx);
+    return { message: withTrace(request.message, ctx), raw: undefined, headers: { ...request.headers, ...traceHeaders(ctx) } };
   }
 
   /** Its modern upstream; the observers' watch is taken on the first call, and told when the upstream cannot be had. */

@@ -14,6 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.js';
+import type { TraceContext } from '../hub/tracing.js';
 import { Ring } from '../lib/ring.js';
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { UpstreamClosed, UpstreamEvent, UpstreamHttpExchange } from '../upstream/upstream.js';
@@ -32,7 +33,13 @@ export interface BridgedDetail {
   readonly headers: Readonly<Record<string, string>> | undefined;
 }
 
-export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'ended';
+/** What a `traced` item carries: the client's request id, and the ids the hub gave its spans. */
+export interface TracedDetail {
+  readonly id: JsonRpcId;
+  readonly ctx: TraceContext;
+}
+
+export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'traced' | 'ended';
 
 /** One queued item. A class so every item has the same shape (one hidden class for V8). */
 export class TapItem {
@@ -50,7 +57,7 @@ export class TapItem {
     readonly status: number | undefined = undefined,
     /** stderr line, or the failure text of `ended`. */
     readonly text: string | undefined = undefined,
-    readonly detail: UpstreamClosed | UpstreamHttpExchange | BridgedDetail | 'closed' | 'failed' | undefined = undefined,
+    readonly detail: UpstreamClosed | UpstreamHttpExchange | BridgedDetail | TracedDetail | 'closed' | 'failed' | undefined = undefined,
   ) {}
 
   /** performance.now() when the same message crossed its other leg; -1 if it did not (yet). */
@@ -191,6 +198,12 @@ export class SessionCapture implements SessionWatch {
   bridged(of: JsonRpcId, toServer: boolean, message: JsonRpcMessage, raw: string | undefined, headers: Readonly<Record<string, string>> | undefined): void {
     const detail: BridgedDetail = { of, headers };
     this.queue.push(new TapItem('message', this, performance.now(), 'upstream', toServer, message, raw, 'bridged', undefined, undefined, undefined, detail));
+  }
+
+  /** The hub traced a client's request (telemetry on): queued before the request goes upstream. */
+  traced(id: JsonRpcId, ctx: TraceContext): void {
+    const detail: TracedDetail = { id, ctx };
+    this.queue.push(new TapItem('traced', this, performance.now(), 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, detail), true);
   }
 
   /** The message that just came in goes out unchanged: its item gets the second leg's time. */

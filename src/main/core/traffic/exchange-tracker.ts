@@ -15,6 +15,7 @@ import { Exchange, NO_PROGRESS, paramsOf, requestTarget, toolFailure, type Track
 import { ByRequester, OpenList, RecentRing, type Id } from './exchange-lists.js';
 import { inputRequired, mcpHeaders, RoundBook } from './input-rounds.js';
 import { Ring } from '../lib/ring.js';
+import type { TraceContext } from '../hub/tracing.js';
 
 export interface PairingInput {
   seq: number;
@@ -107,6 +108,12 @@ export class ExchangeTracker {
     if (e.kind === 'notification' && e.method === 'notifications/cancelled') return this.cancelled(e, message);
     if (e.kind === 'notification' && e.method === 'notifications/progress') this.progress(e, message);
     return undefined;
+  }
+
+  /** The hub traced a client's request it forwarded (hub/tracing.ts): its exchange keeps the ids. */
+  traced(id: string | number, ctx: TraceContext): void {
+    const x = this.pending('client', id);
+    if (x !== undefined) x.traceContext = ctx;
   }
 
   /** Up to `limit` exchanges whose request came after `seq`, oldest first. */

@@ -4,6 +4,7 @@
  */
 import type { CaptureEra, CaptureLeg, CaptureOrigin, ExchangeBridge, ExchangeStatus, ExchangeSummary, InputRound, ProgressEntry } from '../../../shared/api/inspector-contract.js';
 import type { Id } from './exchange-lists.js';
+import type { TraceContext } from '../hub/tracing.js';
 
 /** Shared by every exchange without progress (most of them): one array less per exchange. */
 export const NO_PROGRESS: ProgressEntry[] = Object.freeze([]) as unknown as ProgressEntry[];
@@ -58,6 +59,10 @@ export interface TrackedExchange extends ExchangeSummary {
    * "Stream affinity"). The inspector's own summary leaves it out.
    */
   readonly enclosing: string | undefined;
+  /** The hub's trace of the request when telemetry traced it (hub/tracing.ts): every id. */
+  readonly traceContext: TraceContext | undefined;
+  /** When the request went out on its other leg (epoch ms): the start of the hub's request to the server. */
+  readonly upstreamStartedAt: number | undefined;
 }
 
 /** µs from `from` to `to` (times in ms, kept to the µs): a small integer, stored unboxed. */
@@ -94,6 +99,7 @@ export class Exchange implements TrackedExchange {
   #target: string | undefined = undefined;
   #requestBytes: number | undefined = undefined;
   #enclosing: string | undefined = undefined;
+  #trace: TraceContext | undefined = undefined;
 
   constructor(
     readonly session: string,
@@ -149,6 +155,21 @@ export class Exchange implements TrackedExchange {
   }
   set enclosing(id: string | undefined) {
     this.#enclosing = id;
+  }
+  /** The hub's trace of the request (telemetry on): its ids for the summary. */
+  get trace(): { traceId: string; spanId: string } | undefined {
+    const t = this.#trace;
+    return t === undefined ? undefined : { traceId: t.traceId, spanId: t.spanId };
+  }
+  get traceContext(): TraceContext | undefined {
+    return this.#trace;
+  }
+  set traceContext(ctx: TraceContext | undefined) {
+    this.#trace = ctx;
+  }
+  /** When the request went out on its other leg (epoch ms), once it did. */
+  get upstreamStartedAt(): number | undefined {
+    return this.#otherRequestUs === undefined ? undefined : (Math.round(this.startedAt * 1000) + this.#otherRequestUs) / 1000;
   }
   /** True when the request was seen on its other leg already. */
   get seenOnOtherLeg(): boolean {

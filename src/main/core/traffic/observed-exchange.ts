@@ -7,6 +7,7 @@ import type { CaptureEra, CaptureOrigin } from '../../../shared/api/inspector-co
 import { RoundBook } from './input-rounds.js';
 import type { TrackedExchange } from './exchange.js';
 import type { TrafficSession } from './traffic-session.js';
+import type { TraceContext } from '../hub/tracing.js';
 
 /** The session an exchange belongs to. One frozen object per session (shared by its exchanges). */
 export interface ExchangeSession {
@@ -108,6 +109,14 @@ export interface ObservedExchange {
   readonly protocolVersion?: string;
   /** The client as it names itself (initialize's clientInfo, a modern request's `_meta`). */
   readonly client?: { name: string; version?: string };
+  /**
+   * The hub's trace of the request when telemetry traced it (hub/tracing.ts): the trace id, the
+   * hub's SERVER span, its CLIENT span for the request to the server (absent where one of the
+   * hub's own stages made those), the client's parent span, and whether it is sampled.
+   */
+  readonly trace?: TraceContext;
+  /** When the hub's request to the server went out (epoch ms), when that leg was seen. */
+  readonly upstreamStartedAt?: number;
   /** Only for subscribers that asked for them. */
   readonly texts?: ExchangeTexts;
 }
@@ -178,6 +187,8 @@ class Observed implements ObservedExchange {
     readonly parent: string | undefined,
     readonly protocolVersion: string | undefined,
     readonly client: { name: string; version?: string } | undefined,
+    readonly trace: TraceContext | undefined,
+    readonly upstreamStartedAt: number | undefined,
   ) {}
 }
 
@@ -208,5 +219,7 @@ export function observedExchange(x: TrackedExchange, session: TrafficSession, ho
     x.parent ?? x.enclosing,
     session.protocolVersion,
     session.client,
+    x.traceContext,
+    x.upstreamStartedAt,
   );
 }

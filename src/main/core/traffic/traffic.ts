@@ -18,7 +18,7 @@ import type { CaptureHttp } from '../../../shared/api/inspector-contract.js';
 import type { ObservedSession, SessionObserver } from '../hub/observer.js';
 import type { Logger } from '../log/logger.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
-import { CaptureQueue, SessionCapture, type TapItem } from './capture-tap.js';
+import { CaptureQueue, SessionCapture, type TapItem, type TracedDetail } from './capture-tap.js';
 import type { TrafficSink } from './captured-message.js';
 import { epochMs } from './clock.js';
 import type { TrackedExchange } from './exchange.js';
@@ -202,6 +202,11 @@ export class Traffic implements SessionObserver {
         if (transport === session.identity.upstreamTransport) return;
         session.identity.upstreamTransport = transport;
         if (transport === 'sse') this.lifecycle(session, time, 'server connection fell back to the legacy HTTP+SSE transport (the server did not take Streamable HTTP)');
+        return;
+      }
+      case 'traced': {
+        const { id, ctx } = item.detail as TracedDetail;
+        if (typeof id === 'string' || typeof id === 'number') session.tracker.traced(id, ctx);
         return;
       }
       case 'ended': {

@@ -34,8 +34,11 @@ export interface ModernRemoteOptions {
   logger: Logger;
 }
 
-/** The headers a client's request brings that go on to the server; anything else is the hub's business. */
-const FORWARDED = /^(mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+)$/i;
+/**
+ * The headers a client's request brings that go on to the server (and the W3C trace context the
+ * hub adds under telemetry, hub/tracing.ts); anything else is the hub's business.
+ */
+const FORWARDED = /^(mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+|traceparent|tracestate|baggage)$/i;
 
 export class ModernRemoteChannel implements ModernUpstream {
   private readonly url: URL;
