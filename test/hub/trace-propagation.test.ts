@@ -15,6 +15,7 @@ import '../helpers/cleanup.js';
 import { apiCall } from '../helpers/hub-api.js';
 import { messagesOfResponse, post } from '../helpers/mcp-http.js';
 import { probeServer } from '../helpers/server-entries.js';
+import { REMOTE_HTTP_SERVER, startFixture } from '../remote/remote-harness.js';
 import { connect, type TestClient } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor } from '../helpers/waits.js';
@@ -67,6 +68,18 @@ describe('trace context through the hub (SEP-414)', () => {
     expect(made.some((c) => c.traceId !== TRACE && c.parentSpanId === undefined)).toBe(true);
     const [echo] = (await exchangesOf(h, 'p', 'tools/call')).filter((x) => x.trace?.traceId === TRACE);
     expect(echo!.trace).toEqual({ traceId: TRACE, spanId: ctx.spanId });
+  });
+
+  it('a 2025 session to a remote server: the POST carries the CLIENT span as a W3C header too', async () => {
+    const { tracer, made } = recordingTracer();
+    const remote = await startFixture(REMOTE_HTTP_SERVER);
+    const h = await startHub({ servers: { r: { url: remote.url } }, engine: { tracer } });
+    const client = await connect(h, 'r');
+    await client.callTool('echo', { text: 'over http' }, { traceparent: PARENT });
+    const ctx = made.find((c) => c.parentSpanId === CLIENT_SPAN)!;
+    const seen = await remote.debug<Array<{ rpc?: string[]; headers: Record<string, string | undefined> }>>('/_debug/requests');
+    const post = seen.find((r) => (r.rpc ?? []).includes('tools/call'))!;
+    expect(post.headers.traceparent).toBe(`00-${TRACE}-${ctx.clientSpanId}-01`);
   });
 
   it('a 2026-07-28 call bridged to a 2025 server: the bridge’s session makes the CLIENT span, under the call’s', async () => {

@@ -148,7 +148,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const registry = new ServerRegistry(
     config.get(),
     {
-      remote: { fetch: remoteFetch, oauth },
+      remote: { fetch: remoteFetch, oauth, ...(options.tracer ? { traceHeaders: true } : {}) },
       resolveSecrets: async (server: ServerConfig, serverId: string) => capture.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
       childEnv: async (configured: Record<string, string> | undefined) =>
         buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),

@@ -15,6 +15,8 @@ export interface RemoteConnectDeps {
   logger: Logger;
   /** Deadline of `initialize` when the server sets neither startupTimeoutMs nor requestTimeoutMs (default 60 s). */
   initializeTimeoutMs?: number;
+  /** Telemetry is on: the trace context in a message's `_meta` also goes as W3C headers (RemoteUpstreamOptions). */
+  traceHeaders?: boolean;
 }
 
 /** `type: "sse"` means the legacy transport (as in MCP clients' configs); `transport` pins either. */
@@ -40,6 +42,7 @@ export function createRemoteUpstream(serverId: string, config: RemoteServerConfi
     fetch: deps.fetch,
     ...(auth ? { auth } : {}),
     initializeTimeoutMs: config.startupTimeoutMs ?? config.requestTimeoutMs ?? deps.initializeTimeoutMs ?? 60_000,
+    ...(deps.traceHeaders ? { traceHeaders: true } : {}),
     logger: deps.logger,
   });
 }

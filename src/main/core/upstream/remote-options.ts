@@ -30,5 +30,10 @@ export interface RemoteUpstreamOptions {
   auth?: RemoteAuth;
   /** How long `initialize` (and a replayed one) may take before the client gets an error. */
   initializeTimeoutMs: number;
+  /**
+   * Telemetry is on: each POST also carries the W3C `traceparent` (and `tracestate`, `baggage`)
+   * its message has in `_meta` as headers (hub/tracing.ts), for servers that read them there.
+   */
+  traceHeaders?: boolean;
   logger: Logger;
 }

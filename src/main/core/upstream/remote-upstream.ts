@@ -225,6 +225,7 @@ export class RemoteUpstream implements UpstreamConnection {
   /** The links' fetch: reports each exchange to the inspector when it listens. */
   private async fetch(url: string | URL, init?: RequestInit): Promise<Response> {
     const standalone = (init?.method ?? 'GET').toUpperCase() === 'GET' ? this.standaloneSettled : undefined;
+    if (this.opts.traceHeaders && init !== undefined) init = withTraceHeaders(init);
     let res: Response | undefined;
     try {
       res = await this.opts.fetch(url, init);
@@ -268,4 +269,29 @@ function serverErrorOf(err: unknown): { code: number; message: string; data?: un
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The POST with the trace context its message carries in `_meta` (written by the hub under
+ * telemetry: hub/tracing.ts) also as W3C headers. The SDK's transport builds the request, so the
+ * values are read back from the body it sends — parsed, not searched, so that a tool argument
+ * that happens to contain the words is never taken for them; only under telemetry
+ * (`traceHeaders`), and only for a body that names a traceparent at all.
+ */
+function withTraceHeaders(init: RequestInit): RequestInit {
+  const body = init.body;
+  if (typeof body !== 'string' || !body.includes('"traceparent"')) return init;
+  let meta: Record<string, unknown> | undefined;
+  try {
+    meta = (JSON.parse(body) as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  } catch {
+    return init;
+  }
+  if (meta === undefined || typeof meta !== 'object') return init;
+  const headers = new Headers(init.headers);
+  for (const name of ['traceparent', 'tracestate', 'baggage']) {
+    const value = meta[name];
+    if (typeof value === 'string' && !headers.has(name)) headers.set(name, value);
+  }
+  return { ...init, headers };
 }
