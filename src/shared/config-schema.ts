@@ -150,12 +150,43 @@ export const profileSchema = z.looseObject({
   holdChangedTools: holdChangedToolsSchema.optional(),
 });
 
+/**
+ * OpenTelemetry export of traces and metrics (docs/observability.md). The standard OTEL_*
+ * environment variables configure the same; each field here names its variable. Telemetry is on
+ * when an endpoint is given (here or in the environment) and not disabled.
+ */
+export const telemetrySettingsSchema = z.looseObject({
+  /** `false` turns telemetry off whatever the environment says (OTEL_SDK_DISABLED). */
+  enabled: z.boolean().optional(),
+  /** The OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT), e.g. `http://localhost:4318`. */
+  endpoint: z.string().url().optional(),
+  /** Per-signal endpoints (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, …_METRICS_ENDPOINT). */
+  tracesEndpoint: z.string().url().optional(),
+  metricsEndpoint: z.string().url().optional(),
+  /** OTEL_EXPORTER_OTLP_PROTOCOL (default `http/protobuf`). */
+  protocol: z.enum(['http/protobuf', 'http/json', 'grpc']).optional(),
+  /** Sent with every export (OTEL_EXPORTER_OTLP_HEADERS); values may be `${secret:NAME}`. */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** OTEL_SERVICE_NAME (default `patchbay`). */
+  serviceName: z.string().min(1).optional(),
+  /** OTEL_RESOURCE_ATTRIBUTES, as a map. */
+  resourceAttributes: z.record(z.string(), z.string()).optional(),
+  /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (default `parentbased_always_on`). */
+  sampler: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).optional(),
+  samplerArg: z.number().min(0).max(1).optional(),
+  /** Put tool arguments and results (redacted as in the inspector) on the spans. Off by default. */
+  captureContent: z.boolean().optional(),
+  /** A trace viewer's URL with `{traceId}` in it (e.g. `http://localhost:16686/trace/{traceId}`): the inspector links each exchange's trace. */
+  traceViewerUrl: z.string().refine((v) => v.includes('{traceId}'), 'the URL must contain {traceId}').optional(),
+});
+
 export const patchbayConfigSchema = z.looseObject({
   mcpServers: z.record(z.string().regex(SERVER_ID_PATTERN, 'server ids use letters, digits, ".", "_" and "-" (max 64)'), serverConfigSchema).default({}),
   /** Named sets of servers served as one endpoint each, `/mcp/@<name>` (docs/profiles.md). */
   profiles: z.record(z.string().regex(PROFILE_NAME_PATTERN, 'profile names use letters, digits, ".", "_" and "-" (max 64)'), profileSchema).optional(),
   hub: hubSettingsSchema.optional(),
   inspector: inspectorSettingsSchema.optional(),
+  telemetry: telemetrySettingsSchema.optional(),
 });
 
 export type StdioServerConfig = z.infer<typeof stdioServerSchema>;
@@ -164,6 +195,7 @@ export type RemoteOAuthConfig = z.infer<typeof remoteOAuthSchema>;
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type HubSettings = z.infer<typeof hubSettingsSchema>;
 export type InspectorSettings = z.infer<typeof inspectorSettingsSchema>;
+export type TelemetrySettings = z.infer<typeof telemetrySettingsSchema>;
 export type PatchbayConfig = z.infer<typeof patchbayConfigSchema>;
 export type ItemRule = z.infer<typeof itemRuleSchema>;
 export type ProfileMemberConfig = z.infer<typeof profileMemberSchema>;

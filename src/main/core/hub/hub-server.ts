@@ -272,7 +272,15 @@ export class Hub {
     const observer = this.options.observer;
     return {
       watch: (session) =>
-        observer?.sessionOpened({ key: session, serverId: server.id, clientTransport, upstreamTransport: server.transportLabel, debug: clientTransport === 'hub', ...(principal !== undefined ? { principal } : {}) }),
+        observer?.sessionOpened({
+          key: session,
+          serverId: server.id,
+          clientTransport,
+          upstreamTransport: server.transportLabel,
+          debug: clientTransport === 'hub',
+          ...(principal !== undefined ? { principal } : {}),
+          ...(session.id !== '' ? { mcpSessionId: session.id } : {}),
+        }),
       connect: (session) => server.connect(this.reach(server, session)),
       // A profile's aggregate makes the CLIENT spans itself, one per member reached.
       ...(this.options.tracer ? { tracing: { tracer: this.options.tracer, clientSpan: server.transportLabel !== 'profile' } } : {}),

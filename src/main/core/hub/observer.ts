@@ -68,6 +68,8 @@ export interface ObservedSession {
    * session it serves (so an observer can nest the member's traffic under the client's).
    */
   readonly profile?: { readonly id: string; readonly parent: object | undefined };
+  /** The session's `Mcp-Session-Id` (a 2025 session an HTTP client reaches by it); absent otherwise. */
+  readonly mcpSessionId?: string;
 }
 
 /** The calls a session makes to its observers. All optional. */

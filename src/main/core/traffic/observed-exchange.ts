@@ -29,6 +29,8 @@ export interface ExchangeSession {
    * default one) and, when it was observed, the id of the client's session it serves.
    */
   profile?: { id: string; parentSession?: string };
+  /** The session's `Mcp-Session-Id` (a 2025 HTTP session: `mcp.session.id`); absent otherwise. */
+  mcpSessionId?: string;
 }
 
 /** The request of an exchange. */

@@ -109,6 +109,7 @@ export class Traffic implements SessionObserver {
         debug: session.debug,
         era: session.era ?? 'legacy',
         ...(session.principal !== undefined ? { principal: session.principal } : {}),
+        ...(session.mcpSessionId !== undefined ? { mcpSessionId: session.mcpSessionId } : {}),
         ...(profile !== undefined ? { profile } : {}),
       },
       this.queue,
@@ -152,7 +153,7 @@ export class Traffic implements SessionObserver {
     if (session) return session;
     const info = item.tap.info;
     session = new TrafficSession(
-      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, era: info.era, startedAt: time, ...(info.principal !== undefined ? { principal: info.principal } : {}) },
+      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, era: info.era, startedAt: time, ...(info.principal !== undefined ? { principal: info.principal } : {}), ...(info.mcpSessionId !== undefined ? { mcpSessionId: info.mcpSessionId } : {}) },
       info.profile,
       this.limits.maxExchangesPerSession,
       (text) => this.redactor.redact(text),
