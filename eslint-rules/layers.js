@@ -34,7 +34,8 @@ export const CORE_LAYERS = {
   ui: ['protocol', 'log', 'fs', 'home', 'api'],
   playground: ['protocol', 'log', 'api', 'hub'],
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
-  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles'],
+  telemetry: ['lib', 'protocol', 'log', 'secrets', 'config', 'hub', 'traffic'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry'],
 };
 
 /**

@@ -13,6 +13,7 @@ import { playgroundContract } from './playground-contract.js';
 import { secretsContract } from './secrets-contract.js';
 import { serversContract } from './servers-contract.js';
 import { settingsContract } from './settings-contract.js';
+import { telemetryContract } from './telemetry-contract.js';
 
 export const appContract = {
   ...hubContract,
@@ -24,6 +25,7 @@ export const appContract = {
   ...clientsContract,
   ...playgroundContract,
   ...profilesContract,
+  ...telemetryContract,
 } as const;
 
 export type AppContract = typeof appContract;

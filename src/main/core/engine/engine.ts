@@ -9,7 +9,7 @@
  * export, the API (registered in one place, register-api.ts) and the routes on the hub's port.
  */
 import { readFile, rm } from 'node:fs/promises';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig, type StdioServerConfig, type TelemetrySettings, isStdioServer } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
@@ -40,6 +40,7 @@ import { ToolPins } from '../profiles/tool-pins.js';
 import { ServerRegistry } from '../servers/server-registry.js';
 import { eraStatus } from '../servers/server-era.js';
 import { ServerStatusTracker } from '../servers/server-status.js';
+import type { Telemetry, TelemetryOptions } from '../telemetry/start-telemetry.js';
 import { startTraffic } from '../traffic/start-traffic.js';
 import type { Traffic } from '../traffic/traffic.js';
 import { defaultUiRoot } from '../ui/static-files.js';
@@ -107,10 +108,40 @@ export interface RunningEngine {
   inspector: Inspector;
   /** The capture pipeline: `traffic.onExchange` subscribes to completed, paired, redacted exchanges (docs/inspector.md). */
   traffic: Traffic;
+  /** OpenTelemetry export while it is on (docs/observability.md); undefined when it is off. */
+  telemetry: Telemetry | undefined;
   close(): Promise<void>;
 }
 
 const log = createLogger('engine');
+
+/**
+ * Telemetry is on when it is not disabled (`telemetry.enabled: false`, OTEL_SDK_DISABLED=true)
+ * and an OTLP endpoint is given, in the config or the environment (as telemetry-effective.ts
+ * tells the Settings panel). Decided here, before anything of it is loaded: with it off, neither
+ * telemetry/ nor any @opentelemetry package is imported.
+ */
+function telemetryWanted(settings: TelemetrySettings | undefined, env: NodeJS.ProcessEnv): boolean {
+  const set = (v: string | undefined): boolean => v !== undefined && v.trim() !== '';
+  if (settings?.enabled === false || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  return [settings?.endpoint, settings?.tracesEndpoint, settings?.metricsEndpoint, env.OTEL_EXPORTER_OTLP_ENDPOINT, env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT].some(set);
+}
+
+/** A remote server's configured URL (its `server.address` on spans); undefined for a stdio server or a profile. */
+function remoteUrl(server: ServerConfig | undefined): string | undefined {
+  return server === undefined || isStdioServer(server) ? undefined : server.url;
+}
+
+/** Starts telemetry (a dynamic import: docs/observability.md); a setting that cannot work leaves it off, said in the log. */
+async function loadTelemetry(options: TelemetryOptions): Promise<Telemetry | { failed: string }> {
+  try {
+    const { startTelemetry } = await import('../telemetry/start-telemetry.js');
+    return await startTelemetry(options);
+  } catch (err) {
+    log.error(`telemetry is off: ${(err as Error).message}`);
+    return { failed: (err as Error).message };
+  }
+}
 
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   await ensureDataDir(options.dataDir);
@@ -129,6 +160,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), traffic: capture.traffic, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
   // The inspector's statistics count exchanges whenever the pipeline runs, and never make it run.
   capture.traffic.onExchange((x) => inspection.inspector.stats.record(x), { passive: true });
+  let telemetrySettings = JSON.stringify(config.get().telemetry ?? null);
+  const started = telemetryWanted(config.get().telemetry, process.env)
+    ? await loadTelemetry({ settings: config.get().telemetry, env: process.env, secrets, traffic: capture.traffic, serverUrl: (id) => remoteUrl(config.get().mcpServers[id]), version: PATCHBAY_VERSION, logger: log.child('telemetry') })
+    : undefined;
+  const telemetry = started !== undefined && 'tracer' in started ? started : undefined;
+  const telemetryFailed = started !== undefined && 'failed' in started ? started.failed : undefined;
+  // A test's own tracer wins; else telemetry's, which makes the hub trace every forwarded request.
+  const tracer = options.tracer ?? telemetry?.tracer;
   const api = new ApiRegistry();
 
   // Remote servers: one proxy-aware fetch, and the OAuth client that owns every remote sign-in.
@@ -148,7 +187,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const registry = new ServerRegistry(
     config.get(),
     {
-      remote: { fetch: remoteFetch, oauth, ...(options.tracer ? { traceHeaders: true } : {}) },
+      remote: { fetch: remoteFetch, oauth, ...(tracer ? { traceHeaders: true } : {}) },
       resolveSecrets: async (server: ServerConfig, serverId: string) => capture.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
       childEnv: async (configured: Record<string, string> | undefined) =>
         buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
@@ -199,7 +238,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     observer: composeObservers(observers),
     // A 2025-only server's 2026-07-28 clients are served over legacy sessions (bridge/, PROTOCOL Q8).
     eraBridge: (bridge) => new LegacyBridge({ ...bridge, logger: log.child('bridge') }),
-    ...(options.tracer ? { tracer: options.tracer } : {}),
+    ...(tracer ? { tracer } : {}),
   });
   let port: number;
   try {
@@ -208,6 +247,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     await config.close();
     await inspection.close();
     await capture.close();
+    await telemetry?.close();
     await clientTokens.close();
     throw err;
   }
@@ -222,6 +262,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   const offChange = config.on('change', (next) => {
     api.emit(hubContract, 'config.changed', { problems: [] });
+    const nextTelemetry = JSON.stringify(next.telemetry ?? null);
+    if (nextTelemetry !== telemetrySettings) {
+      telemetrySettings = nextTelemetry;
+      log.warn('the telemetry settings changed: restart Patchbay to apply them');
+    }
     capture.configChanged(next);
     const replaced = registry.apply(next, (id) => hub.closeSessionsOf(id));
     profiles.apply(next, (id) => hub.closeSessionsOf(id), replaced);
@@ -276,6 +321,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     }),
     playground: { openSession: (id) => hub.openLocalSession(id, 'playground'), captureIdOf: (key) => inspection.inspector.captureIdOf(key), version: PATCHBAY_VERSION },
     profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
+    telemetry: {
+      config,
+      secrets,
+      configFile,
+      ...(options.openUrl ? { openUrl: options.openUrl } : {}),
+      // Only when it was tried: otherwise the panel says from the settings alone whether it would run.
+      ...(telemetry ? { state: () => telemetry.state() } : telemetryFailed !== undefined ? { state: () => ({ active: false, reason: telemetryFailed }) } : {}),
+    },
   });
   status.start();
   const offTokens = clientTokens.onChange(() => api.emit(settingsContract, 'settings.clientTokensChanged', { changedAt: new Date().toISOString() }));
@@ -301,6 +354,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     uiLoginUrl: () => (token === undefined ? `${url}/ui/` : `${url}${uiAuth.loginPath()}`),
     inspector: inspection.inspector,
     traffic: capture.traffic,
+    telemetry,
     close: () => {
       closing ??= (async () => {
         offChange();
@@ -315,6 +369,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await pins.flush();
         await inspection.close();
         await capture.close();
+        // After capture: the exchanges it still held have reached telemetry; it sends them within its timeout.
+        await telemetry?.close();
         oauth.close();
         // Only our own: another hub may have started on this data dir since (and written its own).
         if ((await readFile(paths.discoveryFile, 'utf8').catch(() => '')) === discovery) await rm(paths.discoveryFile, { force: true });

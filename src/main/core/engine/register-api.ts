@@ -1,8 +1,9 @@
 /**
  * The one place every API domain is registered (src/shared/api/*-contract.ts): hub, servers,
- * secrets, settings, inspector, OAuth, clients. Each domain's handlers are built in its own folder
- * (a factory returning `Handlers<contract>`); only this file calls `api.register`. The bridges
- * (HTTP `/api`, Electron IPC) then serve whatever is registered here.
+ * secrets, settings, inspector, OAuth, clients, playground, profiles, telemetry. Each domain's
+ * handlers are built in its own folder (a factory returning `Handlers<contract>`); only this file
+ * calls `api.register`. The bridges (HTTP `/api`, Electron IPC) then serve whatever is registered
+ * here.
  */
 import { clientsContract } from '../../../shared/api/clients-contract.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
@@ -13,6 +14,7 @@ import { profilesContract } from '../../../shared/api/profiles-contract.js';
 import { secretsContract } from '../../../shared/api/secrets-contract.js';
 import { serversContract } from '../../../shared/api/servers-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
+import { telemetryContract } from '../../../shared/api/telemetry-contract.js';
 import type { ApiRegistry } from '../api/api-registry.js';
 import { clientsHandlers } from '../clients/clients-api.js';
 import type { ClientsRuntime } from '../clients/clients-runtime.js';
@@ -31,6 +33,7 @@ import { testServer } from '../servers/server-test.js';
 import { serversHandlers } from '../servers/servers-api.js';
 import { secretsHandlers } from './secrets-api.js';
 import { settingsHandlers, type SettingsDeps } from './settings-api.js';
+import { telemetryHandlers, type TelemetrySettingsDeps } from './telemetry-settings-api.js';
 
 export interface ApiDomains {
   hub: { status(): HubStatus; servers(): ServerSummary[] };
@@ -42,6 +45,7 @@ export interface ApiDomains {
   clients: ClientsRuntime;
   playground: Pick<PlaygroundDeps, 'openSession' | 'captureIdOf' | 'version'>;
   profiles: ProfilesDeps;
+  telemetry: TelemetrySettingsDeps;
 }
 
 export function registerApi(api: ApiRegistry, domains: ApiDomains): void {
@@ -55,4 +59,5 @@ export function registerApi(api: ApiRegistry, domains: ApiDomains): void {
   api.register(clientsContract, clientsHandlers(api, domains.clients));
   api.register(playgroundContract, playgroundApi(api, domains.playground));
   api.register(profilesContract, profilesHandlers(domains.profiles, api));
+  api.register(telemetryContract, telemetryHandlers(domains.telemetry));
 }

@@ -3,8 +3,9 @@
  * pipeline's drain, once per completed exchange, in completion order; it must not block (an
  * exporter queues and sends on its own time). One that throws is logged and the others still run.
  */
+import type { CaptureEra } from '../../../shared/api/inspector-contract.js';
 import type { Logger } from '../log/logger.js';
-import type { ExchangeTexts, ObservedExchange } from './observed-exchange.js';
+import type { ExchangeSession, ExchangeTexts, ObservedExchange } from './observed-exchange.js';
 
 /** What a subscriber asks for. */
 export interface ExchangeFeedOptions {
@@ -26,6 +27,22 @@ export interface ExchangeFeedOptions {
 
 export type ExchangeListener = (exchange: ObservedExchange) => void;
 
+/** A session that ended, as session subscribers get it (traffic.ts `onSessionEnded`). */
+export interface EndedSession {
+  readonly session: ExchangeSession;
+  /** Epoch ms when the pipeline first saw the session, and when it ended. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** `failed`: its server failed (and was not restarted), or it ended failing. */
+  readonly state: 'closed' | 'failed';
+  /** The session's protocol version, once known. */
+  readonly protocolVersion: string | undefined;
+  /** The server's era, once the session was bridged to a server of the other era. */
+  readonly serverEra: CaptureEra | undefined;
+}
+
+export type SessionEndedListener = (ended: EndedSession) => void;
+
 interface Subscriber {
   readonly listener: ExchangeListener;
   readonly texts: boolean;
@@ -34,6 +51,7 @@ interface Subscriber {
 
 export class ExchangeFeed {
   private subscribers: Subscriber[] = [];
+  private sessionListeners: SessionEndedListener[] = [];
   /** Subscribers that are not passive: the pipeline runs for them. */
   active = 0;
   /** Subscribers that asked for texts. */
@@ -72,6 +90,30 @@ export class ExchangeFeed {
         s.listener(x);
       } catch (err) {
         this.log.warn(`an exchange subscriber failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Listens to sessions ending (passive: it never makes the pipeline run). Returns the unsubscribe function. */
+  addSessionListener(listener: SessionEndedListener): () => void {
+    this.sessionListeners = [...this.sessionListeners, listener];
+    return () => {
+      this.sessionListeners = this.sessionListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** True when someone listens to sessions ending (the caller builds the record only then). */
+  get sessionsWanted(): boolean {
+    return this.sessionListeners.length > 0;
+  }
+
+  /** Hands one ended session to every session listener. */
+  publishEnded(ended: EndedSession): void {
+    for (const listener of this.sessionListeners) {
+      try {
+        listener(ended);
+      } catch (err) {
+        this.log.warn(`a session subscriber failed: ${(err as Error).message}`);
       }
     }
   }

@@ -36,6 +36,8 @@ export interface PairingInput {
 }
 
 const MAX_PROGRESS = 32;
+/** Traces waiting for their request (a member's session is told the trace just before the request). */
+const MAX_EARLY_TRACES = 64;
 
 type Counts = Record<ExchangeStatus, number>;
 
@@ -86,6 +88,8 @@ export class ExchangeTracker {
   private readonly recent = new ByRequester(new RecentRing<Exchange>(), new RecentRing<Exchange>(), new RecentRing<Exchange>());
   /** Input rounds and bridged server sides (input-rounds.ts). */
   private readonly rounds: RoundBook<Exchange>;
+  /** Traces told before their request was seen (traced), by request id; made on first use. */
+  private earlyTraces: Map<string | number, TraceContext> | undefined;
 
   constructor(
     private readonly session: string,
@@ -110,10 +114,20 @@ export class ExchangeTracker {
     return undefined;
   }
 
-  /** The hub traced a client's request it forwarded (hub/tracing.ts): its exchange keeps the ids. */
+  /**
+   * The hub traced a client's request it forwarded (hub/tracing.ts): its exchange keeps the ids.
+   * Where the request is seen only as it goes upstream (a profile member's session: the trace is
+   * told just before), the ids wait for it (a few, briefly: the request follows at once).
+   */
   traced(id: string | number, ctx: TraceContext): void {
     const x = this.pending('client', id);
-    if (x !== undefined) x.traceContext = ctx;
+    if (x !== undefined) {
+      x.traceContext = ctx;
+      return;
+    }
+    const early = (this.earlyTraces ??= new Map());
+    if (early.size >= MAX_EARLY_TRACES) early.delete(early.keys().next().value!);
+    early.set(id, ctx);
   }
 
   /** Up to `limit` exchanges whose request came after `seq`, oldest first. */
@@ -166,6 +180,13 @@ export class ExchangeTracker {
     }
     const completed = existing ? this.close(existing, 'orphaned', e.time, undefined, 'its id was reused by a new request') : undefined;
     const x = new Exchange(this.session, this.server, requester, id, method, e.time, e.seq, e.leg);
+    if (this.earlyTraces !== undefined && requester === 'client') {
+      const ctx = this.earlyTraces.get(id);
+      if (ctx !== undefined) {
+        x.traceContext = ctx;
+        this.earlyTraces.delete(id);
+      }
+    }
     const client = this.client();
     if (client !== undefined) x.client = client;
     x.era = this.era;

@@ -3,7 +3,7 @@
  * redacted, with its session, eras, timings, sizes and outcome. Made once per completed exchange
  * from the pairing's own object (exchange.ts), in the pipeline's drain.
  */
-import type { CaptureEra, CaptureOrigin } from '../../../shared/api/inspector-contract.js';
+import type { CaptureEra, CaptureOrigin, InputRound, ProgressEntry } from '../../../shared/api/inspector-contract.js';
 import { RoundBook } from './input-rounds.js';
 import type { TrackedExchange } from './exchange.js';
 import type { TrafficSession } from './traffic-session.js';
@@ -119,6 +119,13 @@ export interface ObservedExchange {
   readonly trace?: TraceContext;
   /** When the hub's request to the server went out (epoch ms), when that leg was seen. */
   readonly upstreamStartedAt?: number;
+  /**
+   * The `notifications/progress` the pairing kept for the request (the last 32, with their times;
+   * `message` redacted), and its input rounds with their times: the exchange's own lists, shared
+   * (read them, do not change them), for an exporter's span events.
+   */
+  readonly progress?: readonly ProgressEntry[];
+  readonly rounds?: readonly InputRound[];
   /** Only for subscribers that asked for them. */
   readonly texts?: ExchangeTexts;
 }
@@ -191,6 +198,8 @@ class Observed implements ObservedExchange {
     readonly client: { name: string; version?: string } | undefined,
     readonly trace: TraceContext | undefined,
     readonly upstreamStartedAt: number | undefined,
+    readonly progress: readonly ProgressEntry[],
+    readonly rounds: readonly InputRound[] | undefined,
   ) {}
 }
 
@@ -223,5 +232,7 @@ export function observedExchange(x: TrackedExchange, session: TrafficSession, ho
     session.client,
     x.traceContext,
     x.upstreamStartedAt,
+    x.progress,
+    x.rounds,
   );
 }

@@ -22,7 +22,7 @@ import { CaptureQueue, SessionCapture, type TapItem, type TracedDetail } from '.
 import type { TrafficSink } from './captured-message.js';
 import { epochMs } from './clock.js';
 import type { TrackedExchange } from './exchange.js';
-import { ExchangeFeed, type ExchangeFeedOptions, type ExchangeListener } from './exchange-feed.js';
+import { ExchangeFeed, type ExchangeFeedOptions, type ExchangeListener, type SessionEndedListener } from './exchange-feed.js';
 import { MessageStep } from './message-step.js';
 import { observedExchange, type Completion, type ExchangeTexts } from './observed-exchange.js';
 import { Redactor } from './redactor.js';
@@ -94,6 +94,15 @@ export class Traffic implements SessionObserver {
    */
   onExchange(listener: ExchangeListener, options: ExchangeFeedOptions = {}): () => void {
     return this.feed.add(listener, options);
+  }
+
+  /**
+   * Calls `listener` once for every session that ends (in sessions the pipeline observes: it
+   * listens passively, like a passive exchange subscriber), in the drain: the session's
+   * duration, for an exporter's session metrics. Returns the unsubscribe function.
+   */
+  onSessionEnded(listener: SessionEndedListener): () => void {
+    return this.feed.addSessionListener(listener);
   }
 
   sessionOpened(session: ObservedSession): SessionCapture | undefined {
@@ -216,6 +225,9 @@ export class Traffic implements SessionObserver {
         this.lifecycle(session, time, session.state === 'failed' ? `session failed: ${session.failure?.reason ?? ''}` : 'session closed', completed);
         for (const x of completed) this.completed(session, x, 'ended', undefined, undefined, undefined);
         session.requestTexts = undefined;
+        if (this.feed.sessionsWanted) {
+          this.feed.publishEnded({ session: session.observed, startedAt: session.identity.startedAt, endedAt: time, state: session.state === 'failed' ? 'failed' : 'closed', protocolVersion: session.protocolVersion, serverEra: session.serverEra });
+        }
         return;
       }
     }
