@@ -39,13 +39,13 @@ export function demoEntry(extra: Record<string, unknown> = {}): Record<string, u
 }
 
 /** `config: null` starts on a fresh data dir (no config file: the first run writes one). */
-async function startServe(config: unknown): Promise<{ engine: Engine; stop(): Promise<void> }> {
+async function startServe(config: unknown, extraEnv: Record<string, string> = {}): Promise<{ engine: Engine; stop(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-e2e-'));
   const configFile = path.join(dataDir, 'config.json');
   if (config !== null) await writeFile(configFile, JSON.stringify(config, null, 2));
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'patchbay.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
     // HOME in the temp dir too: the Clients screen then sees (and writes) only this test's client configs.
-    env: { ...process.env, HOME: dataDir, XDG_CONFIG_HOME: path.join(dataDir, '.config'), PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn' },
+    env: { ...process.env, HOME: dataDir, XDG_CONFIG_HOME: path.join(dataDir, '.config'), PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn', ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -90,6 +90,8 @@ async function startServe(config: unknown): Promise<{ engine: Engine; stop(): Pr
 interface Fixtures {
   /** Config the engine starts with; override per file with `test.use({ engineConfig })`; null: a fresh data dir. */
   engineConfig: Record<string, unknown> | null;
+  /** More environment for `patchbay serve` (e.g. OTEL_* variables); override per file with `test.use({ engineEnv })`. */
+  engineEnv: Record<string, string>;
   engine: Engine;
   /** A page logged in through the printed one-time link. */
   ui: Page;
@@ -103,8 +105,9 @@ export const test = base.extend<Fixtures>({
     await use(page);
   },
   engineConfig: [{ mcpServers: {} }, { option: true }],
-  engine: async ({ engineConfig }, use) => {
-    const { engine, stop } = await startServe(engineConfig);
+  engineEnv: [{}, { option: true }],
+  engine: async ({ engineConfig, engineEnv }, use) => {
+    const { engine, stop } = await startServe(engineConfig, engineEnv);
     await use(engine);
     await stop();
   },

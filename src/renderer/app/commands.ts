@@ -6,6 +6,7 @@ import type { AppEvent } from '../../shared/api/app-contract.js';
 import { unwrap, type AppEventOf } from '../bridge/bridge.js';
 import { refreshCatalog } from './playground-commands.js';
 import type { Services } from './services.js';
+import { loadTelemetry } from './telemetry-commands.js';
 
 export async function loadServers({ bridge, stores }: Services): Promise<void> {
   const r = await bridge.call('servers.overview', {});
@@ -49,7 +50,7 @@ export async function loadStats({ bridge, stores }: Services): Promise<void> {
 }
 
 export function refreshAll(services: Services): Promise<unknown> {
-  return Promise.all([loadServers(services), loadSecrets(services), loadSettings(services), loadHubStatus(services), loadStats(services)]);
+  return Promise.all([loadServers(services), loadSecrets(services), loadSettings(services), loadHubStatus(services), loadStats(services), loadTelemetry(services)]);
 }
 
 /** Removes a server and offers to put it back (its entry is kept until the notice goes). */
@@ -114,6 +115,8 @@ export function dispatchEvent(services: Services, raw: AppEvent): void {
       stores.app.getState().configChanged(event.payload.problems);
       void loadServers(services);
       void loadSecrets(services);
+      // The telemetry block may have changed by hand: the inspector's trace links follow it.
+      void loadTelemetry(services);
       return;
     }
     case 'secrets.changed':

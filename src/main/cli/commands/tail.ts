@@ -1,7 +1,8 @@
 /**
  * `patchbay tail`: follows a running hub, one line per completed exchange (time, client, server,
- * method, latency, status), from the inspector's live stream. A dropped connection is resumed
- * from the last event seen, so no exchange is printed twice or missed.
+ * method, latency, status, and the short trace id when telemetry traced it), from the inspector's
+ * live stream. A dropped connection is resumed from the last event seen, so no exchange is
+ * printed twice or missed.
  */
 import type { CaptureEvent, ExchangeSummary, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { SseParser } from '../../core/index.js';
@@ -19,6 +20,8 @@ export const tailCommand: CliCommand = {
     'Requests the server sends (sampling, elicitation) are marked "← server".',
     "Exchanges of the UI's playground and of the inspector's replays end with [playground] or [replay]",
     '(in JSON: "sessionKind").',
+    'An exchange telemetry traced shows the first 8 digits of its trace id ("trace 4bf92f35"; in JSON:',
+    '"trace": {"traceId", "spanId"}, the hub\'s span for the request).',
   ].join('\n'),
   options: [
     { name: 'server', short: 's', type: 'string', valueName: 'ID', description: 'Only exchanges of this server (or profile: @name)' },
@@ -157,6 +160,8 @@ export function formatExchange(x: ExchangeSummary, now: number, kind?: SessionKi
   const latency = x.latencyMs === undefined ? '-' : x.latencyMs < 10 ? `${x.latencyMs.toFixed(1)}ms` : `${Math.round(x.latencyMs)}ms`;
   const method = x.requester === 'client' ? x.method : `${x.method} ← ${x.requester}`;
   const columns = [clock(x.endedAt ?? x.startedAt, now, true), (x.client ?? '-').padEnd(16), x.server.padEnd(12), method.padEnd(24), latency.padStart(8), statusText(x)];
+  // Enough of the id to find the trace in a viewer's search; --json has all of it.
+  if (x.trace) columns.push(`trace ${x.trace.traceId.slice(0, 8)}`);
   if (kind) columns.push(`[${kind}]`);
   return columns.join('  ') + '\n';
 }

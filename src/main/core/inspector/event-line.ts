@@ -319,6 +319,8 @@ export function exchangeJson(x: ExchangeSummary): string {
   if (x.rounds !== undefined) s += `,"rounds":${str(x.rounds)}`;
   if (x.bridge !== undefined) s += `,"bridge":${str(x.bridge)}`;
   if (x.parent !== undefined) s += `,"parent":${str(x.parent)}`;
+  const trace = x.trace;
+  if (trace !== undefined) s += `,"trace":${str(trace)}`;
   return s + '}';
 }
 

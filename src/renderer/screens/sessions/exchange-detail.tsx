@@ -1,7 +1,8 @@
 /**
  * The selected row: what was asked and answered (a result's content rendered — images shown —
- * and the JSON as a tree or raw text), timings and progress, and what to do with it: copy the
- * JSON, copy it as a curl command, replay it (edited), compare it with another exchange.
+ * and the JSON as a tree or raw text), timings and progress, its trace when telemetry traced it,
+ * and what to do with it: copy the JSON, copy it as a curl command, replay it (edited), compare it
+ * with another exchange.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Exchange, InspectorSession } from '../../../shared/api/inspector-contract.js';
@@ -15,6 +16,7 @@ import { useAppState, useServices } from '../../app/services.js';
 import type { TimelineRow } from '../../stores/timeline-model.js';
 import { curlCommand } from './curl.js';
 import { EraBadge, InputRounds, ModernHeaders, ServerSide } from './era-detail.js';
+import { TraceFact } from './trace-fact.js';
 
 // Replay's editor and diff load when a replay is opened.
 const ReplayPanel = lazy(() => import('./replay-panel.js').then((m) => ({ default: m.ReplayPanel })));
@@ -119,6 +121,7 @@ export function ExchangeDetail(props: {
                 </dd>
               </>
             )}
+            {exchange.trace && <TraceFact trace={exchange.trace} />}
           </dl>
           {exchange.isError && (
             <ErrorMessage testId="detail-tool-error">

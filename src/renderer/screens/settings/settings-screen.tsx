@@ -1,4 +1,4 @@
-/** Settings: port, allowed origins, inspector retention, the hub token, client tokens, start at login (desktop). */
+/** Settings: port, allowed origins, inspector retention, the hub token, client tokens, telemetry, start at login (desktop). */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/api/settings-contract.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
@@ -6,11 +6,13 @@ import { ErrorMessage } from '../../components/error-message.js';
 import { formatDateTime } from '../../components/format.js';
 import { useAppState, useServices } from '../../app/services.js';
 import { ClientTokensPanel } from './client-tokens-panel.js';
+import { TelemetryPanel } from './telemetry-panel.js';
 
 export function SettingsScreen() {
   const settings = useAppState((s) => s.settings);
   const error = useAppState((s) => s.settingsError);
-  const restartRequired = useAppState((s) => s.restartRequired);
+  // Telemetry says it in its own panel, where the change was made.
+  const restartRequired = useAppState((s) => s.restartRequired).filter((key) => key !== 'telemetry');
   return (
     <section className="screen" aria-labelledby="settings-title">
       <header className="screen-header">
@@ -27,6 +29,7 @@ export function SettingsScreen() {
           <HubForm settings={settings} />
           <TokenPanel settings={settings} />
           {settings.auth && <ClientTokensPanel />}
+          <TelemetryPanel />
           {settings.startAtLogin !== undefined && <StartAtLogin enabled={settings.startAtLogin} />}
           <section className="panel" aria-labelledby="files-title">
             <h2 id="files-title">Files</h2>
