@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { ECHO, ECHO_RAW, NODE, REPO } from '../lib/paths.mjs';
+import { closedPort, startOtlpSink } from '../lib/otlp-sink.mjs';
 import { RUN_MARK, startProcess } from '../lib/proc.mjs';
 import { echoArgs, stopper, waitReady } from './common.mjs';
 
@@ -56,7 +57,12 @@ export function hubBuild(hubDir) {
   return dir;
 }
 
-/** @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string, warmSpare?: number }} mode @returns {import('./common.mjs').Target['start']} */
+/**
+ * `telemetry`: OpenTelemetry on, exporting over OTLP (http/protobuf) to a sink this process
+ * starts on loopback (`sink`, bench/lib/otlp-sink.mjs), or to a closed port (`down`: a collector
+ * that is down).
+ * @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string, warmSpare?: number, telemetry?: 'sink' | 'down' }} mode @returns {import('./common.mjs').Target['start']}
+ */
 export function startHub(mode) {
   return async (extra = {}) => {
     const build = mode.build ?? hubBuild();
@@ -71,10 +77,18 @@ export function startHub(mode) {
       ...(mode.shared ? { shared: true } : {}),
       ...(mode.warmSpare !== undefined ? { warmSpare: mode.warmSpare } : {}),
     };
+    const sink = mode.telemetry === 'sink' ? await startOtlpSink() : undefined;
+    const endpoint =
+      sink?.endpoint ??
+      (mode.telemetry === 'down' ? `http://127.0.0.1:${await closedPort()}` : undefined);
     writeFileSync(
       path.join(dataDir, 'config.json'),
       JSON.stringify(
-        { mcpServers: { echo: server }, ...(mode.inspector ? { inspector: mode.inspector } : {}) },
+        {
+          mcpServers: { echo: server },
+          ...(mode.inspector ? { inspector: mode.inspector } : {}),
+          ...(endpoint ? { telemetry: { endpoint } } : {}),
+        },
         null,
         2,
       ),
@@ -103,7 +117,16 @@ export function startHub(mode) {
         },
       },
     );
-    const stop = stopper(proc);
+    const stopHub = stopper(proc);
+    const stop = async () => {
+      await stopHub();
+      if (sink) {
+        console.error(
+          `bench:   OTLP sink took ${sink.stats.requests} exports, ${(sink.stats.bytes / 1024).toFixed(0)} KiB`,
+        );
+        await sink.close();
+      }
+    };
     try {
       await waitReady(proc, () => (url ? `${url}/health` : undefined));
     } catch (err) {

@@ -20,6 +20,8 @@
  *
  *   sdk-http-json          the floor answering with application/json instead of SSE
  *   hub-nocapture          `hub` with the inspector's capture turned off (`inspector.enabled: false`)
+ *   hub-otel               `hub` with telemetry on, exporting OTLP to a sink on loopback (issue 23)
+ *   hub-otel-down          `hub` with telemetry on and the collector down (a closed port)
  *   hub-rawecho            the hub, one child per session, with a hand-rolled echo server that
  *                          boots fast (session workload only)
  *   hub-1spare             `hub` with its warm pool capped at one spare (`warmSpare: 1`, what the
@@ -68,6 +70,20 @@ export function targets(peers, baselineDir) {
       label: 'patchbay hub, per-session child, inspector capture off (diagnostic)',
       workloads: ['latency', 'throughput', 'blob'],
       start: startHub({ shared: false, inspector: { enabled: false } }),
+    },
+    {
+      // OpenTelemetry on (issue 23): what exporting every call's spans and metrics costs, and
+      // that a collector that is down costs no more. Compare with `hub` in the same run.
+      id: 'hub-otel',
+      label: 'patchbay hub, per-session child, telemetry on, OTLP to a loopback sink (diagnostic)',
+      workloads: ['latency', 'throughput', 'blob'],
+      start: startHub({ shared: false, telemetry: 'sink' }),
+    },
+    {
+      id: 'hub-otel-down',
+      label: 'patchbay hub, per-session child, telemetry on, collector down (diagnostic)',
+      workloads: ['latency', 'throughput', 'blob'],
+      start: startHub({ shared: false, telemetry: 'down' }),
     },
     {
       id: 'hub-rawecho',
