@@ -76,6 +76,9 @@ export const remoteServerSchema = z.looseObject({
 
 export const serverConfigSchema = z.union([stdioServerSchema, remoteServerSchema]);
 
+/** A Host header value: a DNS name or IPv4 address, or a bracketed IPv6 one, and an optional port. */
+const HOST_HEADER_PATTERN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 export const hubSettingsSchema = z.looseObject({
   port: z.number().int().min(0).max(65535).optional(),
   /** Extra browser origins allowed to call the hub (the UI's own origins always are). */
@@ -86,7 +89,21 @@ export const hubSettingsSchema = z.looseObject({
   sessionIdleTimeoutMs: z.number().int().positive().optional(),
   /** Most concurrent downstream sessions. */
   maxSessions: z.number().int().positive().optional(),
+  /**
+   * Host headers accepted besides the hub's own loopback names (`mcp.example.com`,
+   * `lb.internal:8080`): the public names a load balancer in front passes on (docs/deploy.md).
+   * Matched exactly, host and port, case-insensitively: a name without a port matches only a
+   * Host header without one (what clients send to the default port of https or http).
+   */
+  allowedHosts: z.array(z.string().regex(HOST_HEADER_PATTERN, 'a host name or address, optionally with :port (no scheme, no path)')).optional(),
 });
+
+/**
+ * A replica's id (`patchbay serve --replica-id`, `PATCHBAY_REPLICA_ID`): put before the random
+ * part of the session ids it mints (`<id>.<random>`), so a load balancer can send a 2025 session's
+ * requests to the replica that holds it. Letters, digits, `_` and `-` only: no `.` (the separator).
+ */
+export const REPLICA_ID_PATTERN = /^[A-Za-z0-9_-]{1,63}$/;
 
 /** The inspector (capture of every session's messages); defaults in src/main/core/inspector/settings.ts. */
 export const inspectorSettingsSchema = z.looseObject({

@@ -6,7 +6,7 @@
  * what is left. A collector that accepts and never answers: calls still complete (a hub that
  * waited on its exports would hang there, and the test would time out — no clock is asserted).
  */
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import '../helpers/cleanup.js';
 import { setLogLevel, setLogSink, type LogRecord } from '../../src/main/core/log/logger.js';
@@ -79,7 +79,7 @@ describe('a collector that is down', () => {
 
   it('a collector that accepts and never answers: calls complete, and so does close', async () => {
     // Takes connections and requests, answers nothing: the worst collector (a stuck proxy).
-    const sockets = new Set<import('node:net').Socket>();
+    const sockets = new Set<Socket>();
     const hanging = createServer((socket) => {
       sockets.add(socket);
       socket.resume();

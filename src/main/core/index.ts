@@ -20,7 +20,7 @@
  */
 
 // Logging: a scoped logger, secrets scrubbed from every line.
-export { addLogScrubber, createLogger, scrubText, setLogLevel, setLogSink, type Logger, type LogRecord } from './log/logger.js';
+export { addLogScrubber, createLogger, jsonLogSink, scrubText, setLogLevel, setLogSink, type Logger, type LogRecord } from './log/logger.js';
 
 // The data dir and what sits in it.
 export { dataPaths, ensureDataDir, resolveDataDir, type DataDirInputs, type DataPaths } from './home/paths.js';

@@ -8,7 +8,9 @@ import {
   type CommandContext,
 } from '../command.js';
 import { cliConfigFile, cliDataPaths, CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
+import { LOG_FORMAT_OPTION, logFormatOf, serveOutput, type ServeOutput } from '../log-format.js';
 import { stringValue } from '../parse-args.js';
+import { DEPLOY_OPTIONS, deployInputs } from '../serve-deploy.js';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
@@ -17,7 +19,9 @@ export const serveCommand: CliCommand = {
     'Serves every configured server at http://127.0.0.1:<port>/mcp/<server>. Clients must present',
     'the hub token stored in <data dir>/hub-token (the token itself is never printed).',
     'The UI is at http://127.0.0.1:<port>/ui/; a one-time login link for it is printed at start',
-    '(not with --no-login-link: then log in on the page with the hub token).',
+    '(not with --no-login-link or --log-format json: then log in on the page with the hub token).',
+    'Behind a load balancer, as one of several replicas: --replica-id, --log-format json, the hub',
+    'token and secrets from mounted files or the environment, and hub.allowedHosts (docs/deploy.md).',
   ].join('\n'),
   options: [
     CONFIG_OPTION,
@@ -51,6 +55,8 @@ export const serveCommand: CliCommand = {
       description:
         'Do not print the one-time UI login link (output kept in a file: the relay starts the hub with it)',
     },
+    LOG_FORMAT_OPTION,
+    ...DEPLOY_OPTIONS,
   ],
   examples: [
     { command: 'patchbay serve', description: 'Run with the default data dir and port' },
@@ -62,6 +68,10 @@ export const serveCommand: CliCommand = {
       command: 'patchbay serve --config ./servers.json --no-auth',
       description: 'Try a config without tokens (prints a warning)',
     },
+    {
+      command: 'patchbay serve --host 0.0.0.0 --port 8080 --replica-id r1 --log-format json',
+      description: 'One replica behind a load balancer, logging JSON lines (docs/deploy.md)',
+    },
   ],
   run: serve,
 };
@@ -69,14 +79,43 @@ export const serveCommand: CliCommand = {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 async function serve(ctx: CommandContext): Promise<number> {
+  // First: in JSON mode every line from here on is a JSON record.
+  const output = serveOutput(ctx.io, logFormatOf(ctx.io, ctx.values, ctx.commandPath));
+  try {
+    return await serveWith(ctx, output);
+  } finally {
+    output.close();
+  }
+}
+
+async function serveWith(ctx: CommandContext, output: ServeOutput): Promise<number> {
   const { io, values, commandPath } = ctx;
   const options = engineOptions(ctx);
   await ensureDataDir(options.dataDir);
+  const deploy = await deployInputs(io, values, commandPath, { dataDir: options.dataDir, auth: options.auth !== false, configGiven: options.configFile !== undefined });
+  if (deploy.replicaId !== undefined) options.replicaId = deploy.replicaId;
+  if (deploy.configFile !== undefined) options.configFile = deploy.configFile;
+  if (deploy.secrets !== undefined) options.secrets = deploy.secrets;
   const { startEngine } = await loadEngine();
   const engine = await startEngine(options);
-
-  const lines = [`patchbay: hub running at ${engine.url}`];
   const servers = engine.servers();
+  if (output.format === 'json') {
+    // The output is kept (a container's log): no one-time login link in it.
+    output.notice('info', [], `hub running at ${engine.url}`, {
+      url: engine.url,
+      ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
+      auth: options.auth !== false,
+      servers: servers.map((s) => ({ id: s.id, url: s.url, kind: s.kind, ...(s.disabled ? { disabled: true } : {}) })),
+    });
+    if (options.auth === false) output.notice('warn', [], 'authentication is OFF (--no-auth): any program or web page able to reach this port can use every configured server; for local testing only');
+    if (values.open === true) void openInBrowser(engine.uiLoginUrl(), io);
+    const signal = await waitForSignal();
+    output.notice('info', [], `${signal} received, shutting down (again to force)`);
+    await closeOrForce(engine, io);
+    return EXIT_OK;
+  }
+
+  const lines = [`patchbay: hub running at ${engine.url}${options.replicaId !== undefined ? ` (replica ${options.replicaId})` : ''}`];
   if (servers.length === 0) {
     lines.push(
       `  no servers yet: add them under "mcpServers" in ${options.configFile ?? cliDataPaths(io, values, commandPath).configFile}`,

@@ -8,8 +8,9 @@
  * the servers' live status, hub/observer.ts), OAuth for remote servers, client-config
  * export, the API (registered in one place, register-api.ts) and the routes on the hub's port.
  */
-import { readFile, rm } from 'node:fs/promises';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, type ServerConfig, type StdioServerConfig, type TelemetrySettings, isStdioServer } from '../../../shared/config-schema.js';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, REPLICA_ID_PATTERN, type ServerConfig, type StdioServerConfig, type TelemetrySettings, isStdioServer } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
@@ -87,6 +88,12 @@ export interface EngineOptions {
   demoServer?: StdioServerConfig | false;
   /** Client-config export: the relay launcher (the desktop app passes its own) and, for tests, the machine whose clients are managed. */
   clients?: Pick<ClientsRuntimeOptions, 'launcher' | 'host' | 'loginPath' | 'desktopPath'>;
+  /**
+   * One of several replicas behind a load balancer (docs/deploy.md): put first in the session ids
+   * this hub mints, and the name of its own files in a shared data dir (`replicas/<id>/`: the
+   * discovery file, the inspector's history), which replicas must not share.
+   */
+  replicaId?: string;
 }
 
 export interface RunningEngine {
@@ -156,13 +163,18 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   // Per-client tokens (issue 17): followed on disk, since the CLI mints and revokes them too.
   const clientTokens = await ClientTokenStore.open(paths.clientTokensFile, { watch: true });
   const settings = config.get().hub ?? {};
+  // A replica's own files: beside the others' in a data dir the replicas share.
+  if (options.replicaId !== undefined && !REPLICA_ID_PATTERN.test(options.replicaId)) throw new Error(`replica id '${options.replicaId}' must be 1-63 letters, digits, '_' or '-'`);
+  const ownDir = options.replicaId === undefined ? options.dataDir : path.join(options.dataDir, 'replicas', options.replicaId);
+  const discoveryFile = path.join(ownDir, path.basename(paths.discoveryFile));
+  if (ownDir !== options.dataDir) await mkdir(ownDir, { recursive: true, mode: 0o700 });
   const capture = await startTraffic({ config: config.get(), secrets, token, logger: log.child('capture') });
-  const inspection = await startInspector({ dataDir: options.dataDir, config: config.get(), traffic: capture.traffic, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
+  const inspection = await startInspector({ dataDir: ownDir, config: config.get(), traffic: capture.traffic, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
   // The inspector's statistics count exchanges whenever the pipeline runs, and never make it run.
   capture.traffic.onExchange((x) => inspection.inspector.stats.record(x), { passive: true });
   let telemetrySettings = JSON.stringify(config.get().telemetry ?? null);
   const started = telemetryWanted(config.get().telemetry, process.env)
-    ? await loadTelemetry({ settings: config.get().telemetry, env: process.env, secrets, traffic: capture.traffic, serverUrl: (id) => remoteUrl(config.get().mcpServers[id]), version: PATCHBAY_VERSION, logger: log.child('telemetry') })
+    ? await loadTelemetry({ settings: config.get().telemetry, env: process.env, secrets, traffic: capture.traffic, serverUrl: (id) => remoteUrl(config.get().mcpServers[id]), version: PATCHBAY_VERSION, logger: log.child('telemetry'), ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}) })
     : undefined;
   const telemetry = started !== undefined && 'tracer' in started ? started : undefined;
   const telemetryFailed = started !== undefined && 'failed' in started ? started.failed : undefined;
@@ -182,6 +194,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     emit: (e) => api.emit(oauthContract, e.channel, e.payload),
     logger: log.child('oauth'),
     ...(options.oauthLoginWaitMs !== undefined ? { loginWaitMs: options.oauthLoginWaitMs } : {}),
+    // Replicas sharing the data dir share its tokens: one refresh at a time among them.
+    lockDir: options.dataDir,
   });
 
   const registry = new ServerRegistry(
@@ -216,6 +230,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   // The pipeline watches no session while nobody needs it (capture off, no exchange subscriber).
   const observers: SessionObserver[] = [status, capture.traffic];
 
+  // What GET /health/ready answers: set once everything below is mounted, cleared when closing.
+  let ready = false;
+  let configGood = config.problems.length === 0;
   const uiAuth = new UiAuth();
   const hub = new Hub({
     host: options.host ?? '127.0.0.1',
@@ -239,6 +256,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     // A 2025-only server's 2026-07-28 clients are served over legacy sessions (bridge/, PROTOCOL Q8).
     eraBridge: (bridge) => new LegacyBridge({ ...bridge, logger: log.child('bridge') }),
     ...(tracer ? { tracer } : {}),
+    allowedHosts: settings.allowedHosts ?? [],
+    ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}),
+    // Ready once everything below is mounted and a valid config was loaded; not while closing.
+    ready: () => ready && configGood,
   });
   let port: number;
   try {
@@ -257,10 +278,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const startedAt = new Date().toISOString();
   // Atomic: a relay reading it never sees half a file. It replaces whatever a hub that was
   // killed left behind (the relay checks the pid and /health before trusting it, hub-discovery.ts).
-  const discovery = JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION }, null, 2) + '\n';
-  await writeFileAtomic(paths.discoveryFile, discovery);
+  const discovery = JSON.stringify({ pid: process.pid, port, url, startedAt, version: PATCHBAY_VERSION, ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}) }, null, 2) + '\n';
+  await writeFileAtomic(discoveryFile, discovery);
 
   const offChange = config.on('change', (next) => {
+    configGood = true;
     api.emit(hubContract, 'config.changed', { problems: [] });
     const nextTelemetry = JSON.stringify(next.telemetry ?? null);
     if (nextTelemetry !== telemetrySettings) {
@@ -340,6 +362,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   hub.addRoute(uiRoute({ root: options.uiRoot ?? defaultUiRoot(), auth: uiAuth, token: () => token, tokenFile: paths.tokenFile }));
 
   let closing: Promise<void> | undefined;
+  ready = true;
   return {
     url,
     port,
@@ -357,6 +380,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     telemetry,
     close: () => {
       closing ??= (async () => {
+        ready = false;
         offChange();
         offProblems();
         offTokens();
@@ -373,7 +397,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await telemetry?.close();
         oauth.close();
         // Only our own: another hub may have started on this data dir since (and written its own).
-        if ((await readFile(paths.discoveryFile, 'utf8').catch(() => '')) === discovery) await rm(paths.discoveryFile, { force: true });
+        if ((await readFile(discoveryFile, 'utf8').catch(() => '')) === discovery) await rm(discoveryFile, { force: true });
       })();
       return closing;
     },

@@ -1,7 +1,7 @@
 // Pins the hub's front-door security settings (PROTOCOL P23, P25, P26). A change here is a
 // security change: it must be deliberate.
 import { describe, expect, it } from 'vitest';
-import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
+import { allowedHostSet, allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS } from './guards.js';
 
 describe('checkHost (P23)', () => {
   it.each(['127.0.0.1:4000', 'localhost:4000', 'LOCALHOST:4000', '[::1]:4000'])('accepts %s', (host) => {
@@ -10,6 +10,30 @@ describe('checkHost (P23)', () => {
   it.each(['127.0.0.1', 'localhost', '127.0.0.1:4001', 'evil.example:4000', '0.0.0.0:4000', '127.0.0.2:4000', ''])('refuses %s with 403', (host) => {
     const r = checkHost(host || undefined, 4000);
     expect(r).toMatchObject({ ok: false, status: 403 });
+  });
+});
+
+describe('checkHost with hub.allowedHosts (a load balancer in front)', () => {
+  const extra = allowedHostSet(['mcp.example.com', 'LB.internal:8080', '[fd00::1]:9000']);
+  it.each(['mcp.example.com', 'MCP.Example.COM', 'lb.internal:8080', '[fd00::1]:9000', '127.0.0.1:4000'])('accepts %s', (host) => {
+    expect(checkHost(host, 4000, extra).ok).toBe(true);
+  });
+  it.each([
+    'mcp.example.com:443', // a bare name matches only a Host without a port: exact, never "any port"
+    'mcp.example.com:4000',
+    'lb.internal', // a name listed with a port needs that port
+    'lb.internal:8081',
+    'evil.mcp.example.com',
+    'mcp.example.com.evil.example',
+    '[fd00::1]',
+    '127.0.0.1',
+  ])('refuses %s with 403', (host) => {
+    const r = checkHost(host, 4000, extra);
+    expect(r).toMatchObject({ ok: false, status: 403 });
+    expect(r.ok ? '' : r.message).toContain('hub.allowedHosts');
+  });
+  it('an empty list changes nothing (and the message does not mention it)', () => {
+    expect(checkHost('mcp.example.com', 4000, allowedHostSet([]))).toEqual({ ok: false, status: 403, message: "Forbidden: Host 'mcp.example.com' is not allowed; use 127.0.0.1:4000" });
   });
 });
 

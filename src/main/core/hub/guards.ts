@@ -16,12 +16,27 @@ export interface GuardConfig {
   token: string | undefined;
 }
 
-/** Host must name a loopback address with the hub's own port (P23): the DNS-rebinding defence. */
-export function checkHost(host: string | undefined, port: number): GuardResult {
+/**
+ * The Host headers `hub.allowedHosts` adds (lower-cased, for checkHost): the public names of a
+ * load balancer in front (docs/deploy.md). Each is matched exactly, host and port: a name
+ * without a port matches only a Host header without one, never "that name on any port".
+ */
+export function allowedHostSet(allowedHosts: readonly string[]): ReadonlySet<string> {
+  return new Set(allowedHosts.map((h) => h.toLowerCase()));
+}
+
+/**
+ * Host must name a loopback address with the hub's own port (P23): the DNS-rebinding defence. Or,
+ * when the config lists them (`hub.allowedHosts`), exactly one of the names a load balancer in
+ * front passes on: a public name the person chose, not any name that resolves to the hub.
+ */
+export function checkHost(host: string | undefined, port: number, extraHosts?: ReadonlySet<string>): GuardResult {
   if (!host) return { ok: false, status: 403, message: 'Forbidden: missing Host header' };
   const h = host.toLowerCase();
-  const allowed = h === `127.0.0.1:${port}` || h === `localhost:${port}` || h === `[::1]:${port}`;
-  return allowed ? OK : { ok: false, status: 403, message: `Forbidden: Host '${host}' is not allowed; use 127.0.0.1:${port}` };
+  const allowed = h === `127.0.0.1:${port}` || h === `localhost:${port}` || h === `[::1]:${port}` || extraHosts?.has(h) === true;
+  if (allowed) return OK;
+  const hint = extraHosts && extraHosts.size > 0 ? ' or a name in hub.allowedHosts' : '';
+  return { ok: false, status: 403, message: `Forbidden: Host '${host}' is not allowed; use 127.0.0.1:${port}${hint}` };
 }
 
 export function allowedOrigins(config: GuardConfig): Set<string> {

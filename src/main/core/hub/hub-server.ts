@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
-import { allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS, type ClientTokenVerifier } from './guards.js';
+import { REPLICA_ID_PATTERN } from '../../../shared/config-schema.js';
+import { allowedHostSet, allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS, type ClientTokenVerifier } from './guards.js';
 import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { mcpDoor, type EndpointContext } from './mcp-endpoint.js';
@@ -63,6 +64,12 @@ export interface HubOptions {
   eraBridge: EraBridgeFactory;
   /** Telemetry's tracer when telemetry is on: every forwarded client request gets a trace context (tracing.ts). */
   tracer?: RequestTracer;
+  /** Host headers accepted besides the loopback names (`hub.allowedHosts`: a load balancer's public names). */
+  allowedHosts?: readonly string[];
+  /** This replica's id, first in the session ids it mints (`--replica-id`; docs/deploy.md). */
+  replicaId?: string;
+  /** Whether the engine around the hub is ready for traffic (`GET /health/ready`); default: once listening. */
+  ready?(): boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -90,14 +97,17 @@ export class Hub {
   private boundPort = 0;
   private closed = false;
   private origins = new Set<string>();
+  private readonly hosts: ReadonlySet<string>;
   private readonly routes: HttpRoute[];
 
   constructor(private readonly options: HubOptions) {
     if (!LOOPBACK.has(options.host) && options.token === undefined) {
       throw new Error(`refusing to listen on ${options.host} without auth: a non-loopback address needs the hub token`);
     }
+    if (options.replicaId !== undefined && !REPLICA_ID_PATTERN.test(options.replicaId)) throw new Error(`replica id '${options.replicaId}' must be 1-63 letters, digits, '_' or '-'`);
+    this.hosts = allowedHostSet(options.allowedHosts ?? []);
     // What every door checks first (server lookup, body, batch rules, ids, room for a session).
-    const intake = new Intake({ sessions: this.sessions, maxBodyBytes: options.maxBodyBytes, maxSessions: options.maxSessions, server: (id) => this.options.server(id), isClosed: () => this.closed });
+    const intake = new Intake({ sessions: this.sessions, maxBodyBytes: options.maxBodyBytes, maxSessions: options.maxSessions, server: (id) => this.options.server(id), isClosed: () => this.closed, ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}) });
     const mcp: EndpointContext = {
       intake,
       version: options.version,
@@ -319,7 +329,7 @@ export class Hub {
     // Node keeps the first of several Host headers; which one a proxy in front would honour is
     // anybody's guess, so a request with more than one is refused outright (RFC 9110 §7.2: 400).
     if (hostHeaders(req.rawHeaders) > 1) return sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: more than one Host header');
-    const host = checkHost(req.headers.host, this.boundPort);
+    const host = checkHost(req.headers.host, this.boundPort, this.hosts);
     if (!host.ok) return sendError(res, host.status, ErrorCode.InvalidRequest, host.message);
     const origin = req.headers.origin;
     const originCheck = checkOrigin(origin, this.origins);
@@ -331,6 +341,8 @@ export class Hub {
       return;
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
+    // Readiness for a load balancer or an orchestrator: no auth, and it tells nothing else (P25).
+    if (path === '/health/ready') return this.closed || this.options.ready?.() === false ? sendJson(res, 503, { status: 'unavailable' }, cors) : sendJson(res, 200, { status: 'ready' }, cors);
     if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
     if (isUnder(path, '/api')) {
       // The API says nothing, not even "not found", to a caller without the token (P25).

@@ -36,6 +36,8 @@ export interface IntakeOptions {
   server(id: string): ServerPort | undefined;
   /** True once the hub is shutting down: no session may be added then. */
   isClosed(): boolean;
+  /** This replica's id, put first in the session ids it mints (newSessionId); none: plain ids. */
+  replicaId?: string;
 }
 
 export class Intake {
@@ -164,11 +166,22 @@ export class Intake {
   get isClosed(): boolean {
     return this.opts.isClosed();
   }
+
+  /** The id of a new session (P14), tagged with this replica's id when it has one. */
+  mintSessionId(): string {
+    return newSessionId(this.opts.replicaId);
+  }
 }
 
-/** ≥ 128 bits of cryptographic randomness, visible ASCII and URL-safe (P14). */
-export function newSessionId(): string {
-  return randomBytes(18).toString('base64url');
+/**
+ * ≥ 128 bits of cryptographic randomness (144), visible ASCII and URL-safe (P14). A replica
+ * (`patchbay serve --replica-id r1`) puts its id first, `r1.<random>`: the tag always ends at the
+ * first `.`, which base64url never holds, so a load balancer can send a 2025 session's later
+ * requests to the replica that minted it (an nginx `map` on `~^r1\.`; docs/deploy.md).
+ */
+export function newSessionId(replicaId?: string): string {
+  const random = randomBytes(18).toString('base64url');
+  return replicaId === undefined ? random : `${replicaId}.${random}`;
 }
 
 /** A request header's first value. */

@@ -19,7 +19,7 @@ import type { HttpRoute } from '../protocol/http-route.js';
 import { accepts, sendError } from '../protocol/http-util.js';
 import { isRequest } from '../protocol/json-rpc.js';
 import { SseWriter } from '../protocol/sse-writer.js';
-import { newSessionId, type Intake } from './intake.js';
+import type { Intake } from './intake.js';
 import { principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
@@ -164,7 +164,7 @@ class LegacySseEndpoint {
     const { ctx } = this;
     const runtime = ctx.intake.serverAt(rest, res, cors, '/sse');
     if (!runtime || !ctx.intake.roomForSession(res, cors)) return;
-    const id = newSessionId();
+    const id = ctx.intake.mintSessionId();
     const session = ctx.newSession(id, runtime, principalOf(req));
     session.door = 'sse';
     const connection = new LegacyConnection(session, res);

@@ -12,7 +12,7 @@ import type { HttpRoute } from '../protocol/http-route.js';
 import { accepts, sendError, sendJson } from '../protocol/http-util.js';
 import { errorResponse, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { sseSink } from './http-sink.js';
-import { header, newSessionId, type Intake } from './intake.js';
+import { header, type Intake } from './intake.js';
 import { classifyPost } from './modern-classify.js';
 import { handleModernPost, type ModernContext } from './modern-endpoint.js';
 import { principalOf } from './principal.js';
@@ -138,7 +138,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
   }
   if (!ctx.intake.roomForSession(res, cors)) return;
   const stateless = runtime.stateless;
-  const session = ctx.newSession(stateless ? '' : newSessionId(), runtime, principalOf(req));
+  const session = ctx.newSession(stateless ? '' : ctx.intake.mintSessionId(), runtime, principalOf(req));
   // A client that gives up while the server starts takes the session (and its child) with it.
   const abandoned = (): void => void session.close();
   res.once('close', abandoned);

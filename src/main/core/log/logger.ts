@@ -53,6 +53,22 @@ function defaultSink(record: LogRecord): void {
   process.stderr.write(`[${record.scope}] ${record.level}: ${record.message}${fields}\n`);
 }
 
+/**
+ * A record as one line of JSON (`patchbay serve --log-format json`, for a container's log
+ * collector): `time` (ISO 8601), `level`, `scope`, `message`, and `fields` when there are any.
+ * Records reach a sink already scrubbed (emit), so this line masks what the text line masks.
+ */
+export function formatJsonLine(record: LogRecord): string {
+  const line: Record<string, unknown> = { time: new Date(record.time).toISOString(), level: record.level, scope: record.scope, message: record.message };
+  if (record.fields && Object.keys(record.fields).length > 0) line.fields = record.fields;
+  return JSON.stringify(line) + '\n';
+}
+
+/** A sink that writes each record as one JSON line (formatJsonLine) with `write`. */
+export function jsonLogSink(write: (line: string) => void): LogSink {
+  return (record) => write(formatJsonLine(record));
+}
+
 /** Replace where log records go (tests capture them; the desktop app writes a file). */
 export function setLogSink(next: LogSink | undefined): void {
   sink = next ?? defaultSink;

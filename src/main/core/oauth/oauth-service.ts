@@ -6,6 +6,7 @@
  * the desktop app, the platform opener in the headless shell and the relay, an HTTP client that
  * follows the redirect in tests.
  */
+import path from 'node:path';
 import { hasHeader } from './headers.js';
 import type { RemoteServerConfig, ServerConfig } from '../../../shared/config-schema.js';
 import { isStdioServer } from '../../../shared/config-schema.js';
@@ -17,8 +18,12 @@ import type { RemoteFetch } from '../upstream/remote-fetch.js';
 import type { RemoteAuth } from '../upstream/remote-upstream.js';
 import type { LoginFlow } from './login-flow.js';
 import type { OpenUrl } from './openers.js';
+import { fileLock, type CrossProcessLock } from './refresh-lock.js';
 import { ServerAuth } from './server-auth.js';
 import { OAuthTokenStore } from './token-store.js';
+
+/** In the data dir: held by whichever process sharing it refreshes a token (refresh-lock.ts). */
+export const REFRESH_LOCK_FILE = 'oauth-refresh.lock';
 
 export type OAuthEvent =
   | { channel: 'oauth.loginNeeded'; payload: { server: string; authorizationUrl: string; reason: string } }
@@ -39,6 +44,11 @@ export interface OAuthServiceOptions {
   /** How long a sign-in's callback is accepted (default 10 minutes). */
   flowTtlMs?: number;
   clientName?: string;
+  /**
+   * The data dir the secret store is in: refreshes take a lock file there, since every process
+   * sharing it (replicas, a relay's engine) shares the tokens (refresh-lock.ts). None: no lock.
+   */
+  lockDir?: string;
 }
 
 export type CallbackOutcome = { ok: true; serverId: string } | { ok: false; status: number; serverId?: string; message: string };
@@ -53,8 +63,11 @@ export class OAuthService {
   private readonly auths = new Map<string, { key: string; auth: ServerAuth }>();
   private readonly flows = new Map<string, { flow: LoginFlow; auth: ServerAuth }>();
 
+  private readonly refreshLock: CrossProcessLock | undefined;
+
   constructor(private readonly options: OAuthServiceOptions) {
     this.store = new OAuthTokenStore(options.secrets, options.logger);
+    this.refreshLock = options.lockDir === undefined ? undefined : fileLock(path.join(options.lockDir, REFRESH_LOCK_FILE));
   }
 
   /** The auth a remote connection of `serverId` uses, or undefined when OAuth is off for it. */
@@ -80,6 +93,7 @@ export class OAuthService {
       flowTtlMs: this.options.flowTtlMs ?? 10 * 60_000,
       loginStarted: (a, flow, reason) => this.loginStarted(a, flow, reason),
       loginFinished: (a, _flow, outcome) => this.options.emit({ channel: 'oauth.loginCompleted', payload: { server: a.serverId, ...outcome } }),
+      ...(this.refreshLock ? { refreshLock: this.refreshLock } : {}),
     });
     this.auths.set(serverId, { key, auth });
     return auth;

@@ -9,6 +9,8 @@
  *   token already has every scope asked for, signing in again cannot help and the error says so.
  * - Every `auth()` call runs under a lock, so two sessions never race on a verifier or a refresh
  *   token. The browser opens outside it: the callback that finishes the sign-in takes the lock.
+ * - A refresh also holds a lock file in the data dir (refresh-lock.ts), and reads the store again
+ *   under it: replicas sharing the data dir share the tokens, and refresh each one once.
  */
 import {
   auth,
@@ -29,6 +31,7 @@ import { describeAuthError, expiresSoon, isSameOriginLegacyIssuer, tokenStatus }
 import { createLoginFlow, isJoinable, waitForLogin, type LoginFlow } from './login-flow.js';
 import { CredentialsRefused, InteractionNeeded, UpstreamAuthError } from '../upstream/upstream-auth-errors.js';
 import { PatchbayOAuthProvider, type ProviderHost } from './oauth-provider.js';
+import type { CrossProcessLock } from './refresh-lock.js';
 import type { OAuthTokenStore, TokenRecord } from './token-store.js';
 
 export interface ServerAuthDeps {
@@ -44,6 +47,8 @@ export interface ServerAuthDeps {
   loginStarted(auth: ServerAuth, flow: LoginFlow, reason: string): void;
   /** A sign-in ended (the flow is unregistered by the service). */
   loginFinished(auth: ServerAuth, flow: LoginFlow, outcome: { ok: boolean; message?: string; issuer?: string }): void;
+  /** Held around a refresh: other processes sharing the secret store refresh the same tokens (refresh-lock.ts). */
+  refreshLock?: CrossProcessLock;
 }
 
 interface LoginOptions {
@@ -291,13 +296,29 @@ export class ServerAuth implements ProviderHost {
   }
 
   private refresh(): Promise<void> {
-    this.refreshing ??= this.exclusive(async () => {
+    const refreshNow = async (): Promise<void> => {
       const record = await this.record();
       if (!record?.tokens.refresh_token || !expiresSoon(record)) return; // refreshed meanwhile
       try {
         await this.runAuth({ interactive: false }, {});
       } catch (err) {
         if (!(err instanceof InteractionNeeded)) this.deps.logger.warn(`server '${this.serverId}': could not refresh the access token: ${describeAuthError(err)}`);
+      }
+    };
+    const lock = this.deps.refreshLock;
+    this.refreshing ??= this.exclusive(async () => {
+      if (!lock) return refreshNow();
+      try {
+        await lock.run(async () => {
+          // Another process sharing the store (a replica) may have refreshed while this one
+          // waited: read the store again, and use its token rather than spend the refresh token
+          // a second time (a rotating authorization server refuses that, and the tokens are lost).
+          this.loaded = false;
+          await refreshNow();
+        });
+      } catch (err) {
+        // The lock was not to be had: keep the token there is; the next request tries again.
+        this.deps.logger.warn(`server '${this.serverId}': did not refresh the access token: ${(err as Error).message}`);
       }
     }).finally(() => {
       this.refreshing = undefined;

@@ -44,6 +44,8 @@ export interface TelemetryOptions {
   serverUrl(serverId: string): string | undefined;
   /** Patchbay's version (`service.version`, the instrumentation scope's version). */
   version: string;
+  /** This replica's id (`--replica-id`): its `service.instance.id`, unless the resource attributes name one. */
+  replicaId?: string;
   logger: Logger;
 }
 
@@ -60,9 +62,13 @@ export interface Telemetry {
   close(timeoutMs?: number): Promise<void>;
 }
 
-/** The SDK's defaults (telemetry.sdk.*), Patchbay's version, the resource attributes and `service.name` (telemetry-config.ts). */
-function resourceOf(config: TelemetryConfig, version: string): Resource {
-  return defaultResource().merge(resourceFromAttributes({ 'service.version': version, ...config.resourceAttributes, 'service.name': config.serviceName }));
+/**
+ * The SDK's defaults (telemetry.sdk.*), Patchbay's version, a replica's id as
+ * `service.instance.id` (so one backend tells the replicas behind a load balancer apart), the
+ * resource attributes and `service.name` (telemetry-config.ts).
+ */
+function resourceOf(config: TelemetryConfig, version: string, replicaId: string | undefined): Resource {
+  return defaultResource().merge(resourceFromAttributes({ 'service.version': version, ...(replicaId !== undefined ? { 'service.instance.id': replicaId } : {}), ...config.resourceAttributes, 'service.name': config.serviceName }));
 }
 
 /** A metric exporter whose results the health hears. */
@@ -108,7 +114,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   // Every endpoint given was unusable (said above), or both signals are `none`: nothing to do.
   if (config.tracesUrl === undefined && config.metricsUrl === undefined) throw new Error('no usable OTLP endpoint for traces or metrics');
   const health = new ExportHealth(log, [config.tracesUrl, config.metricsUrl].filter((u) => u !== undefined).join(', '));
-  const resource = resourceOf(config, options.version);
+  const resource = resourceOf(config, options.version, options.replicaId);
   const scope = { name: 'patchbay', version: options.version };
 
   const spans = config.tracesUrl === undefined ? undefined : new SpanQueue(await spanExporter(config.protocol, config.tracesUrl, config.headers), health, { maxQueued: config.maxQueuedSpans, batchSize: config.batchSize, delayMs: config.spanDelayMs, exportTimeoutMs: 30_000 });
