@@ -14,6 +14,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { connect } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor, withTimeout } from '../helpers/waits.js';
+import { setEnv } from '../helpers/env.js';
 
 /** Captures the engine's log records for this test. */
 function captureLogs(level: Parameters<typeof setLogLevel>[0] = 'debug'): LogRecord[] {
@@ -27,14 +28,6 @@ function captureLogs(level: Parameters<typeof setLogLevel>[0] = 'debug'): LogRec
   return records;
 }
 
-function setEnv(name: string, value: string): void {
-  const before = process.env[name];
-  process.env[name] = value;
-  onCleanup(() => {
-    if (before === undefined) delete process.env[name];
-    else process.env[name] = before;
-  });
-}
 
 /**
  * The probe fixture under a small Node parent that writes `SIGTERM` to the file `signalLog` when

@@ -3,24 +3,22 @@
  * (NODE_EXTRA_CA_CERTS), and the official conformance suite's client scenarios for OAuth, run
  * against the engine's remote upstream through test/remote/conformance-client.mjs.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onCleanup } from '../helpers/cleanup.js';
 import { initializeRequest } from '../helpers/json-rpc.js';
 import { messagesOfResponse, post } from '../helpers/mcp-http.js';
 import { REPO_ROOT } from '../helpers/repo-paths.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { connect } from '../helpers/test-client.js';
 import type { TestHub } from '../helpers/test-hub.js';
-import { withTimeout } from '../helpers/waits.js';
+import { startServeProcess } from '../helpers/serve-process.js';
 import { REMOTE_HTTP_SERVER, startFixture } from './remote-harness.js';
 import { ensureBuilt } from '../helpers/built.js';
 import { NODE22_DIR } from '../../scripts/lib/conformance-kit.mjs';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'patchbay.js');
 const SUITE = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const CLIENT = path.join(REPO_ROOT, 'test', 'remote', 'conformance-client.mjs');
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
@@ -64,30 +62,7 @@ beforeAll(() => ensureBuilt(), 180_000);
 async function serve(config: unknown, env: Record<string, string>): Promise<TestHub> {
   const dataDir = await tempDir('patchbay-remote-built-');
   await writeFile(path.join(dataDir, 'config.json'), JSON.stringify(config));
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-auth', '--data-dir', dataDir], {
-    env: { ...process.env, PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  onCleanup(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  let output = '';
-  const url = await withTimeout(
-    new Promise<string>((resolve, reject) => {
-      const onData = (d: Buffer): void => {
-        output += d.toString();
-        const m = /hub running at (http:\/\/\S+)/.exec(output);
-        if (m) resolve(m[1]!);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`patchbay serve exited with ${code}: ${output}`)));
-    }),
-    20_000,
-    'patchbay serve to start',
-  );
+  const { url } = await startServeProcess({ dataDir, env: { PATCHBAY_LOG_LEVEL: 'warn', ...env } });
   return {
     engine: undefined as never,
     url,

@@ -5,20 +5,17 @@
  * or OTEL_SDK_DISABLED=true with one): no `@opentelemetry` package and nothing of
  * dist/main/core/telemetry was resolved. On (the control): both were.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/built.js';
-import { onCleanup } from '../helpers/cleanup.js';
 import { REPO_ROOT } from '../helpers/repo-paths.js';
 import { probeServer } from '../helpers/server-entries.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { connect } from '../helpers/test-client.js';
 import type { TestHub } from '../helpers/test-hub.js';
-import { withTimeout } from '../helpers/waits.js';
+import { startServeProcess } from '../helpers/serve-process.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'patchbay.js');
 const HOOK = path.join(REPO_ROOT, 'test', 'telemetry', 'fixtures', 'resolve-log.mjs');
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -30,30 +27,7 @@ async function resolvedBy(env: Record<string, string>): Promise<string[]> {
   await writeFile(path.join(dataDir, 'config.json'), JSON.stringify({ mcpServers: { p: probeServer() } }));
   await writeFile(log, '');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
-  const child: ChildProcess = spawn(process.execPath, ['--import', HOOK, BIN, 'serve', '--port', '0', '--no-auth', '--data-dir', dataDir], {
-    env: { ...clean, PATCHBAY_NO_LOGIN_SHELL: '1', RESOLVE_LOG: log, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  onCleanup(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  let output = '';
-  const url = await withTimeout(
-    new Promise<string>((resolve, reject) => {
-      const onData = (d: Buffer): void => {
-        output += d.toString();
-        const m = /hub running at (http:\/\/\S+)/.exec(output);
-        if (m) resolve(m[1]!);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`patchbay serve exited with ${code}: ${output}`)));
-    }),
-    20_000,
-    'patchbay serve to start',
-  );
+  const { url, child, exited } = await startServeProcess({ dataDir, baseEnv: clean, nodeArgs: ['--import', HOOK], env: { RESOLVE_LOG: log, ...env } });
   const hub = { url, mcpUrl: (id: string) => `${url}/mcp/${encodeURIComponent(id)}`, authHeader: () => ({}) } as unknown as TestHub;
   const client = await connect(hub, 'p');
   expect(await client.tool('echo', { text: 'through the hub' })).toBe('through the hub');

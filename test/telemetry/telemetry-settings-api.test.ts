@@ -10,9 +10,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TelemetryView } from '../../src/shared/api/telemetry-contract.js';
 import '../helpers/cleanup.js';
-import { onCleanup } from '../helpers/cleanup.js';
 import { apiCall } from '../helpers/hub-api.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
+import { setEnv } from '../helpers/env.js';
 
 const SECRET_VALUE = 'otlp-token-value-0123456789';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -27,15 +27,6 @@ async function view(h: TestHub): Promise<TelemetryView> {
   return r.value!;
 }
 
-/** Sets an environment variable of this process (the hub's) for the rest of the test. */
-function setEnv(name: string, value: string): void {
-  const before = process.env[name];
-  process.env[name] = value;
-  onCleanup(() => {
-    if (before === undefined) delete process.env[name];
-    else process.env[name] = before;
-  });
-}
 
 describe('telemetry settings API', () => {
   it('reads, refuses a bad URL clearly, writes config.json, keeps secret references and what it does not edit', async () => {
@@ -114,7 +105,11 @@ describe('telemetry settings API', () => {
     setEnv('OTEL_SERVICE_NAME', 'from-the-environment');
     const h = await startHub({ servers: {}, config: { telemetry: { serviceName: 'from-config' } } });
     const v = await view(h);
-    expect(v.status).toBe('configured');
+    // The engine started the exporter with these settings: its own state says so.
+    expect(v.status).toBe('running');
+    expect(v.active).toBe(true);
+    expect(v.exporter).toMatchObject({ active: true, protocol: 'http/protobuf', endpoint: 'http://127.0.0.1:4999/v1/traces, http://127.0.0.1:4999/v1/metrics', followsConfig: false });
+    expect(v.appliesLive).toBe(false);
     expect(v.effective.reason).toBe("On: exporting to http://127.0.0.1:4999 (from OTEL_EXPORTER_OTLP_ENDPOINT in the hub's environment).");
     expect(v.effective.serviceName).toEqual({ value: 'from-the-environment', source: 'environment', variable: 'OTEL_SERVICE_NAME', overrides: 'config' });
     expect(v.config).toEqual({ serviceName: 'from-config' });

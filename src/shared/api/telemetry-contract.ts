@@ -9,6 +9,7 @@
  * the exporter's events belong here when it has some.
  */
 import { z } from 'zod';
+import { isHttpUrl, traceViewerLink } from '../trace-viewer.js';
 import { telemetrySettingsSchema } from '../config-schema.js';
 import { call } from './contract.js';
 
@@ -89,22 +90,7 @@ export const telemetryViewSchema = z.object({
   configFile: z.string(),
 });
 
-/** A URL a browser may be sent to: http or https, nothing else (`javascript:` parses as a URL too). */
-export function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-/** A trace viewer template as a link: `{traceId}` replaced; undefined unless the result is an http(s) URL. */
-export function traceViewerLink(template: string | undefined, traceId: string): string | undefined {
-  if (!template?.includes('{traceId}')) return undefined;
-  const url = template.replaceAll('{traceId}', encodeURIComponent(traceId));
-  return isHttpUrl(url) ? url : undefined;
-}
+export { isHttpUrl, traceViewerLink };
 
 const EXAMPLE_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

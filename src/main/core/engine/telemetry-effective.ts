@@ -13,6 +13,7 @@
  */
 import type { TelemetrySettings } from '../../../shared/config-schema.js';
 import type { EffectiveTelemetry, EffectiveValue } from '../../../shared/api/telemetry-contract.js';
+import { isHttpUrl } from '../../../shared/trace-viewer.js';
 
 /** The variable of each setting that has one (OpenTelemetry's SDK environment specification). */
 export const TELEMETRY_ENV = {
@@ -126,14 +127,6 @@ function merge(fromEnv: Map<string, string> | undefined, fromConfig: Record<stri
   return new Map([...Object.entries(fromConfig ?? {}), ...(fromEnv ?? [])]);
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** A URL with its password masked: an endpoint may carry credentials, and this answer is shown. */
 export function redactUrl(value: string): string {

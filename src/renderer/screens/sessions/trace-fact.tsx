@@ -10,7 +10,7 @@ import { href } from '../../app/router.js';
 import { useAppState, useServices } from '../../app/services.js';
 import { openTrace } from '../../app/telemetry-commands.js';
 import { CopyButton } from '../../components/copy-button.js';
-import { traceViewerLink } from '../../components/trace-link.js';
+import { traceViewerLink } from '../../../shared/trace-viewer.js';
 
 export function TraceFact({ trace }: { trace: NonNullable<ExchangeSummary['trace']> }) {
   const services = useServices();

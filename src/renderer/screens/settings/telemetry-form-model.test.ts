@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { traceViewerLink } from '../../components/trace-link.js';
+import { traceViewerLink } from '../../../shared/trace-viewer.js';
 import { errorsFromMessage, modelFrom, toPatch, validate } from './telemetry-form-model.js';
 
 describe('telemetry form model', () => {

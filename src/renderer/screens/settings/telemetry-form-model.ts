@@ -6,7 +6,7 @@
  */
 import type { TelemetryUpdate } from '../../../shared/api/telemetry-contract.js';
 import type { TelemetrySettings } from '../../../shared/config-schema.js';
-import { isHttpUrl, traceViewerLink } from '../../components/trace-link.js';
+import { isHttpUrl, traceViewerLink } from '../../../shared/trace-viewer.js';
 import { fromRows, toRows, type KeyValueRow } from '../servers/key-value-editor.js';
 
 export type Protocol = NonNullable<TelemetrySettings['protocol']>;

@@ -1,10 +1,10 @@
 /**
- * A trace viewer's URL for a trace: the template's `{traceId}` replaced (the same rule as the
- * engine's `traceViewerLink` in src/shared/api/telemetry-contract.ts, restated here because the
- * renderer imports no runtime code from the contract: it would bring zod into the bundle).
+ * Links to a trace viewer (the telemetry settings' `traceViewerUrl`, e.g.
+ * `http://localhost:16686/trace/{traceId}`). Plain functions with no imports, so the engine, the
+ * contract's schema and the renderer share them without bringing zod into the UI's bundle.
  */
 
-/** Only http(s) leaves the app as a link: a `javascript:` template parses as a URL too. */
+/** A URL a browser may be sent to: http or https, nothing else (`javascript:` parses as a URL too). */
 export function isHttpUrl(value: string): boolean {
   try {
     const { protocol } = new URL(value);
@@ -14,7 +14,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-/** The link, or undefined when there is no template or it does not make an http(s) URL. */
+/** A trace viewer template as a link: `{traceId}` replaced; undefined unless the result is an http(s) URL. */
 export function traceViewerLink(template: string | undefined, traceId: string): string | undefined {
   if (!template?.includes('{traceId}')) return undefined;
   const url = template.replaceAll('{traceId}', encodeURIComponent(traceId));
