@@ -45,8 +45,9 @@ describe('patchbay serve on a read-only root file system', () => {
     if (missing) throw new Error(`this test needs bubblewrap under CI: ${missing}`);
     const dataDir = await tempDir('patchbay-ro-data-');
     const config = { mcpServers: { fx: { command: process.execPath, args: [path.join(FIXTURES_DIR, 'dual-era-server.mjs'), '--stdio'] } } };
-    // Order matters: the tmpfs hides the host's /tmp, then the data dir (under it) is bound on top.
-    const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', dataDir, dataDir, '--die-with-parent'];
+    // Order matters: the tmpfs hides the host's /tmp, then what lives under it is bound on top —
+    // the repository read-only (a checkout under /tmp, as CI's clone is) and the data dir writable.
+    const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--ro-bind', REPO_ROOT, REPO_ROOT, '--bind', dataDir, dataDir, '--die-with-parent'];
     const env = { ...process.env, HOME: REPO_ROOT, PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'info', PATCHBAY_HUB_TOKEN: TOKEN };
     await writeFile(path.join(dataDir, 'config.json'), JSON.stringify(config));
     const child = spawn(BWRAP, [...args, process.execPath, BIN, 'serve', '--port', '0', '--log-format', 'json', '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -58,7 +59,16 @@ describe('patchbay serve on a read-only root file system', () => {
     onCleanup(async () => {
       for (const pid of [...childrenOf(child.pid!), child.pid!]) if (isAlive(pid)) killQuietly(pid, 'SIGKILL');
     });
-    const url = await waitFor(() => /"message":"hub running at (http:\/\/[^"]+)"/.exec(stdout)?.[1], `serve to start under bwrap (stderr: ${stderr})`, 30_000);
+    let gone: number | null | undefined;
+    void exited.then((code) => (gone = code));
+    const url = await waitFor(
+      () => {
+        if (gone !== undefined) throw new Error(`serve under bwrap exited with ${gone}: ${stdout}${stderr}`);
+        return /"message":"hub running at (http:\/\/[^"]+)"/.exec(stdout)?.[1];
+      },
+      'serve to start under bwrap',
+      30_000,
+    );
 
     // A 2025 session: initialize, initialized, a call.
     const init = await post(`${url}/mcp/fx`, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ro', version: '1' } } }, {});
