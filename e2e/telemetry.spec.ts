@@ -78,6 +78,8 @@ test.describe('the Settings panel', () => {
     });
     expect(await readFile(engine.configFile, 'utf8')).not.toContain(SECRET_VALUE);
     await expect(ui.locator('body')).not.toContainText(SECRET_VALUE);
+    // The panel's top in view: its status and the settings in effect, with their sources.
+    await panel.root.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(ui, 'settings-telemetry');
     await expectAccessible(ui, 'settings: telemetry', '[data-testid="telemetry-panel"]');
 

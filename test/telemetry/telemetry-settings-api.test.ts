@@ -37,8 +37,9 @@ describe('telemetry settings API', () => {
     expect(fresh).toMatchObject({ config: { resourceAttributes: { team: 'obs' } }, status: 'off', appliesLive: false, missingSecrets: [] });
     expect(fresh.effective.on).toBe(false);
     expect(fresh.effective.reason).toMatch(/^Off: no OTLP endpoint is set/);
-    // No exporter reports to this engine: whether one runs is not claimed.
-    expect(fresh).not.toHaveProperty('active');
+    // The engine reports its exporter: none runs (telemetry was off when it started).
+    expect(fresh.active).toBe(false);
+    expect(fresh).not.toHaveProperty('exporter');
     expect(fresh.configFile).toBe(path.join(h.dataDir, 'config.json'));
 
     const bad = await apiCall(h, 'telemetry.update', { endpoint: 'localhost:4318' });
@@ -87,9 +88,9 @@ describe('telemetry settings API', () => {
     // The viewer URL is the UI's alone: no restart. null removes a key.
     const viewer = await apiCall<{ settings: TelemetryView; restartRequired: boolean }>(h, 'telemetry.update', { traceViewerUrl: 'http://localhost:16686/trace/{traceId}' });
     expect(viewer.value!.restartRequired).toBe(false);
-    // With the missing key stored, the settings turn telemetry on.
+    // With the missing key stored, the settings turn telemetry on; this hub's exporter is not running (it starts with the hub): stopped.
     await h.engine.secrets.set('NOT_STORED', 'another-value-0123');
-    expect(await view(h)).toMatchObject({ status: 'configured', missingSecrets: [], effective: { on: true } });
+    expect(await view(h)).toMatchObject({ status: 'stopped', missingSecrets: [], effective: { on: true } });
     expect(viewer.value!.settings.effective.traceViewerUrl).toEqual({ value: 'http://localhost:16686/trace/{traceId}', source: 'config' });
     const cleared = await apiCall<{ settings: TelemetryView; restartRequired: boolean }>(h, 'telemetry.update', { samplerArg: null });
     expect(cleared.value!.restartRequired).toBe(true);

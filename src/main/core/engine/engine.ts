@@ -348,8 +348,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       secrets,
       configFile,
       ...(options.openUrl ? { openUrl: options.openUrl } : {}),
-      // Only when it was tried: otherwise the panel says from the settings alone whether it would run.
-      ...(telemetry ? { state: () => telemetry.state() } : telemetryFailed !== undefined ? { state: () => ({ active: false, reason: telemetryFailed }) } : {}),
+      // The exporter's own word: running, failed to start (why), or not started (settings read at start).
+      state: () => telemetry?.state() ?? (telemetryFailed !== undefined ? { active: false, reason: telemetryFailed } : undefined),
     },
   });
   status.start();
