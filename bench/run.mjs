@@ -87,7 +87,7 @@ if (opts.help) {
                          [--profile [--profile-seconds N]] [--skip-install]
                          [--mem-sessions N] [--mem-cycles N] [--wait-quiet SECONDS] [--repeat N] [--retry-noisy N]
                          [--hub-dir DIR] [--baseline-dir DIR]
-targets: stdio, sdk-http, sdk-http-json, hub, hub-shared, hub-nocapture, hub-otel, hub-otel-down, hub-rawecho, supergateway, supergateway-stateful, mcp-proxy,
+targets: stdio, sdk-http, sdk-http-json, hub, hub-shared, hub-nocapture, hub-otel, hub-otel-down, hub-remote, hub-rawecho, supergateway, supergateway-stateful, mcp-proxy,
          sdk-modern, hub-modern, hub-bridged (2026-07-28 era)
 --wait-quiet S  before each target wait up to S s for other processes to leave the CPU idle
 --repeat N      run every target N times, round-robin; each figure is the least disturbed one

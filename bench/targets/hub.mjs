@@ -11,6 +11,7 @@ import { ECHO, ECHO_RAW, NODE, REPO } from '../lib/paths.mjs';
 import { closedPort, startOtlpSink } from '../lib/otlp-sink.mjs';
 import { RUN_MARK, startProcess } from '../lib/proc.mjs';
 import { echoArgs, stopper, waitReady } from './common.mjs';
+import { startSdkHttpServer } from './servers.mjs';
 
 /** Temporary data dirs of hubs still running; removed on any exit. @type {Set<string>} */
 const tempDirs = new Set();
@@ -60,23 +61,28 @@ export function hubBuild(hubDir) {
 /**
  * `telemetry`: OpenTelemetry on, exporting over OTLP (http/protobuf) to a sink this process
  * starts on loopback (`sink`, bench/lib/otlp-sink.mjs), or to a closed port (`down`: a collector
- * that is down).
- * @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string, warmSpare?: number, telemetry?: 'sink' | 'down' }} mode @returns {import('./common.mjs').Target['start']}
+ * that is down). `remote`: the echo server is not a stdio child but the floor's own process
+ * (bench/sdk-http-server.mjs, started here, a child of the bench: its CPU counts as `children`),
+ * configured as a remote `{type: "http", url}` (issue 27: what the hub's remote client adds).
+ * @param {{ shared: boolean, raw?: boolean, dualEra?: boolean, era?: 'modern', inspector?: Record<string, unknown>, build?: string, warmSpare?: number, telemetry?: 'sink' | 'down', remote?: boolean }} mode @returns {import('./common.mjs').Target['start']}
  */
 export function startHub(mode) {
   return async (extra = {}) => {
     const build = mode.build ?? hubBuild();
+    const remote = mode.remote ? await startSdkHttpServer(false) : undefined;
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'patchbay-bench-'));
-    const server = {
-      command: NODE,
-      args: mode.raw
-        ? [ECHO_RAW, RUN_MARK]
-        : mode.dualEra
-          ? [ECHO, '--dual-era', RUN_MARK]
-          : echoArgs,
-      ...(mode.shared ? { shared: true } : {}),
-      ...(mode.warmSpare !== undefined ? { warmSpare: mode.warmSpare } : {}),
-    };
+    const server = remote
+      ? { type: 'http', url: remote.url }
+      : {
+          command: NODE,
+          args: mode.raw
+            ? [ECHO_RAW, RUN_MARK]
+            : mode.dualEra
+              ? [ECHO, '--dual-era', RUN_MARK]
+              : echoArgs,
+          ...(mode.shared ? { shared: true } : {}),
+          ...(mode.warmSpare !== undefined ? { warmSpare: mode.warmSpare } : {}),
+        };
     const sink = mode.telemetry === 'sink' ? await startOtlpSink() : undefined;
     const endpoint =
       sink?.endpoint ??
@@ -120,6 +126,7 @@ export function startHub(mode) {
     const stopHub = stopper(proc);
     const stop = async () => {
       await stopHub();
+      await remote?.stop();
       if (sink) {
         console.error(
           `bench:   OTLP sink took ${sink.stats.requests} exports, ${(sink.stats.bytes / 1024).toFixed(0)} KiB`,

@@ -6,6 +6,8 @@
  *   sdk-http               the SDK's own Streamable HTTP server in a separate process (the floor)
  *   hub                    patchbay hub (separate process) → echo server, one child per session
  *   hub-shared             patchbay hub, `shared: true`: one child multiplexed across sessions
+ *   hub-remote             patchbay hub → the floor's own server as a remote upstream
+ *                          ({type: "http", url}): what the hub's remote client adds (issue 27)
  *   supergateway           supergateway, stdio → Streamable HTTP, its default (stateless) mode
  *   supergateway-stateful  supergateway --stateful (one child per session)
  *   mcp-proxy              punkpeye's mcp-proxy, stream endpoint (one shared child)
@@ -65,6 +67,14 @@ export function targets(peers, baselineDir) {
     },
     { id: 'hub', label: 'patchbay hub, per-session child', start: startHub({ shared: false }) },
     { id: 'hub-shared', label: 'patchbay hub, shared child', start: startHub({ shared: true }) },
+    {
+      // Issue 27: the hub in front of the floor itself (a remote Streamable HTTP upstream), so
+      // `--only sdk-http,hub-remote` shows what the hub's client for remote servers adds.
+      id: 'hub-remote',
+      label: 'patchbay hub → the SDK Streamable HTTP server as a remote upstream',
+      workloads: ['latency', 'throughput', 'blob', 'sessions'],
+      start: startHub({ shared: false, remote: true }),
+    },
     {
       id: 'hub-nocapture',
       label: 'patchbay hub, per-session child, inspector capture off (diagnostic)',
@@ -165,6 +175,12 @@ function baselineTargets(dir) {
       id: 'base-shared',
       label: 'baseline build, shared child',
       start: startHub({ shared: true, build }),
+    },
+    {
+      id: 'base-remote',
+      label: 'baseline build → the SDK Streamable HTTP server as a remote upstream',
+      workloads: ['latency', 'throughput', 'blob', 'sessions'],
+      start: startHub({ shared: false, remote: true, build }),
     },
     {
       id: 'base-nocapture',

@@ -18,7 +18,7 @@ import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { withoutInvalidHeaderTools } from '../protocol/modern.js';
 import { SseParser } from '../protocol/sse-parser.js';
-import { exchangeOf } from './remote-exchange.js';
+import { exchangeOf, maskedHeaders } from './remote-exchange.js';
 import { displayUrl, rpcErrorFor } from './remote-errors.js';
 import type { RemoteFetch } from './remote-fetch.js';
 import type { RemoteAuth } from './remote-upstream.js';
@@ -43,9 +43,12 @@ const FORWARDED = /^(mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+|trace
 export class ModernRemoteChannel implements ModernUpstream {
   private readonly url: URL;
   private readonly calls = new Set<AbortController>();
+  /** What an exchange record masks (remote-exchange.ts), built once. */
+  private readonly masked: ReadonlySet<string>;
 
   constructor(private readonly opts: ModernRemoteOptions) {
     this.url = new URL(opts.url);
+    this.masked = maskedHeaders(Object.keys(opts.headers));
   }
 
   call(request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
@@ -151,7 +154,7 @@ export class ModernRemoteChannel implements ModernUpstream {
       res = await this.opts.fetch(this.url, init);
       return res;
     } finally {
-      handlers.event?.({ type: 'http', exchange: exchangeOf(this.url, init, res, Object.keys(this.opts.headers)) });
+      handlers.event?.({ type: 'http', exchange: exchangeOf(this.url, init, res, this.masked, [request.message.id]) });
     }
   }
 

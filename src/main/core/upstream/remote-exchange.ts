@@ -8,10 +8,18 @@ import { displayUrl } from './remote-errors.js';
 
 const ALWAYS_MASKED = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'dpop']);
 
-function record(headers: RequestInit['headers'] | Headers | undefined, masked: Set<string>): Record<string, string> {
+/** Response headers as fetch gives them, or as undici's request API does (lower-case names, repeated ones in arrays). */
+export type ExchangeHeaders = Headers | Record<string, string | string[] | undefined>;
+
+function record(headers: RequestInit['headers'] | ExchangeHeaders | undefined, masked: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
-  for (const [name, value] of new Headers(headers)) out[name] = masked.has(name) ? '[redacted]' : value;
+  const entries: Iterable<[string, unknown]> = headers instanceof Headers || Array.isArray(headers) ? new Headers(headers as ConstructorParameters<typeof Headers>[0]) : Object.entries(headers);
+  for (const [key, value] of entries) {
+    if (value === undefined) continue;
+    const name = key.toLowerCase();
+    out[name] = masked.has(name) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : String(value);
+  }
   return out;
 }
 
@@ -29,14 +37,24 @@ function idsOf(body: unknown): Array<string | number> | undefined {
   }
 }
 
-export function exchangeOf(url: string | URL, init: RequestInit | undefined, res: Response | undefined, configuredHeaders: string[]): UpstreamHttpExchange {
-  const masked = new Set([...ALWAYS_MASKED, ...configuredHeaders.map((h) => h.toLowerCase())]);
-  const ids = idsOf(init?.body);
+/** The header names an exchange record masks: credentials always, and every header the config sets. */
+export function maskedHeaders(configuredHeaders: string[]): ReadonlySet<string> {
+  return new Set([...ALWAYS_MASKED, ...configuredHeaders.map((h) => h.toLowerCase())]);
+}
+
+/**
+ * @param masked `maskedHeaders()` of the config's headers (built once per connection: this runs
+ * for every request while an observer listens), or the configured names themselves
+ * @param ids the JSON-RPC ids the body carries, when the caller knows them (else read from the body)
+ */
+export function exchangeOf(url: string | URL, init: RequestInit | undefined, res: { status: number; headers: ExchangeHeaders } | undefined, masked: ReadonlySet<string> | string[], ids?: Array<string | number>): UpstreamHttpExchange {
+  const maskedSet = Array.isArray(masked) ? maskedHeaders(masked) : masked;
+  const bodyIds = ids ?? idsOf(init?.body);
   return {
     method: init?.method ?? 'GET',
-    url: displayUrl(new URL(url)),
-    ...(res ? { status: res.status, responseHeaders: record(res.headers, masked) } : {}),
-    requestHeaders: record(init?.headers, masked),
-    ...(ids ? { ids } : {}),
+    url: displayUrl(url instanceof URL ? url : new URL(url)),
+    ...(res ? { status: res.status, responseHeaders: record(res.headers, maskedSet) } : {}),
+    requestHeaders: record(init?.headers, maskedSet),
+    ...(bodyIds && bodyIds.length > 0 ? { ids: bodyIds } : {}),
   };
 }

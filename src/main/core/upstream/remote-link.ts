@@ -12,8 +12,10 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
 import type { Logger } from '../log/logger.js';
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { RemoteFetch } from './remote-fetch.js';
+import { RemotePost, type LinkRequest } from './remote-post.js';
 
 export type LinkKind = 'streamable-http' | 'sse';
 
@@ -21,6 +23,8 @@ export interface LinkOptions {
   url: URL;
   headers: Record<string, string>;
   fetch: RemoteFetch;
+  /** POSTs of requests by undici's request API (remote-post.ts); else they go by `fetch`. */
+  request?: LinkRequest;
   auth?: AuthProvider;
   logger: Logger;
 }
@@ -30,6 +34,8 @@ export interface LinkSendOptions {
   signal?: AbortSignal;
   /** The request's response stream ended (answered or not) and will not be resumed. */
   onStreamEnd?: () => void;
+  /** The message's JSON text as the client wrote it, when known (the body of a POST the hub makes itself). */
+  raw?: string;
 }
 
 /** Upstream SSE streams are resumed with Last-Event-ID; the server's `retry:` sets the delay (P12). */
@@ -38,10 +44,13 @@ const TERMINATE_TIMEOUT_MS = 2000;
 
 export class RemoteLink {
   dead = false;
-  onmessage: ((message: JSONRPCMessage) => void) | undefined;
+  /** `raw`: the server's own text of the message, when it can be forwarded as it is. */
+  onmessage: ((message: JSONRPCMessage, raw?: string) => void) | undefined;
   /** The legacy event stream broke: the server-side session is gone with it. */
   onlost: ((err: Error) => void) | undefined;
   private readonly transport: StreamableHTTPClientTransport | SSEClientTransport;
+  /** Streamable HTTP: the requests the hub POSTs itself (remote-post.ts). */
+  private readonly post: RemotePost | undefined;
   private started = false;
 
   constructor(
@@ -65,6 +74,14 @@ export class RemoteLink {
           });
     this.transport.onmessage = (message) => this.onmessage?.(message);
     this.transport.onerror = (err) => this.error(err);
+    if (this.transport instanceof StreamableHTTPClientTransport) {
+      const auth = opts.auth;
+      this.post = new RemotePost(
+        { url: opts.url, headers: opts.headers, fetch: opts.fetch, ...(opts.request ? { request: opts.request } : {}), ...(auth ? { token: () => auth.token() } : {}), logger: opts.logger },
+        this.transport,
+        (message, raw) => this.onmessage?.(message as JSONRPCMessage, raw),
+      );
+    }
   }
 
   /** Streamable HTTP: nothing on the wire yet. Legacy SSE: the GET and its `endpoint` event. */
@@ -95,6 +112,7 @@ export class RemoteLink {
 
   send(message: JSONRPCMessage, options: LinkSendOptions = {}): Promise<void> {
     if (this.transport instanceof SSEClientTransport) return this.transport.send(message);
+    if (this.post && RemotePost.handles(message as JsonRpcMessage)) return this.post.send(message as JsonRpcMessage, options);
     return this.transport.send(message, {
       ...(options.signal ? { requestSignal: options.signal } : {}),
       ...(options.onStreamEnd ? { onRequestStreamEnd: options.onStreamEnd } : {}),
@@ -109,6 +127,7 @@ export class RemoteLink {
   /** `terminate`: DELETE the upstream session first (bounded), as a well-behaved client does. */
   async close(terminate: boolean): Promise<void> {
     this.dead = true;
+    this.post?.close();
     const transport = this.transport;
     if (terminate && transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       await withTimeout(transport.terminateSession().catch(() => undefined), TERMINATE_TIMEOUT_MS, () => undefined);

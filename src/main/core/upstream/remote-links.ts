@@ -14,6 +14,7 @@ import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { RemoteFetch } from './remote-fetch.js';
 import type { InternalRequests } from './remote-internal-requests.js';
 import { RemoteLink, type LinkKind } from './remote-link.js';
+import type { LinkRequest } from './remote-post.js';
 import type { RemoteUpstreamOptions } from './remote-options.js';
 import type { RemotePending } from './remote-pending.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -35,6 +36,8 @@ export interface LinkOwner {
   receive(link: RemoteLink): void;
   /** The links' fetch (it reports each HTTP exchange). */
   readonly fetch: RemoteFetch;
+  /** The links' POSTs by undici's request API, when the fetch offers it (it reports each exchange too). */
+  readonly request?: LinkRequest;
 }
 
 /** A remote connection's current link, and the upstream session on it. */
@@ -114,6 +117,7 @@ export class RemoteLinks {
       url: this.url,
       headers: this.opts.headers,
       fetch: this.owner.fetch,
+      ...(this.owner.request ? { request: this.owner.request } : {}),
       ...(this.opts.auth ? { auth: this.opts.auth.provider } : {}),
       logger: this.opts.logger,
     });

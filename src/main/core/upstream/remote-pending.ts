@@ -29,6 +29,8 @@ export interface RemoteRequest {
   timer?: NodeJS.Timeout;
   /** A `resources/subscribe` or `unsubscribe`: its params, recorded once the server accepts it. */
   subscription?: Record<string, unknown>;
+  /** The client's own text of the request, when the hub has it: the POST's body (not serialized again). */
+  raw?: string;
 }
 
 /** A remote connection's requests in flight, by id key. */
@@ -43,8 +45,9 @@ export class RemotePending {
   ) {}
 
   /** Tracks a client's request from now until it is answered, failed or cancelled. */
-  add(message: JsonRpcRequest): RemoteRequest {
+  add(message: JsonRpcRequest, raw?: string): RemoteRequest {
     const entry: RemoteRequest = { id: message.id, method: message.method, generation: 0, posted: false, abort: new AbortController() };
+    if (raw !== undefined) entry.raw = raw;
     if (ResourceSubscriptions.concerns(message)) entry.subscription = message.params ?? {};
     this.byKey.set(idKey(message.id), entry);
     return entry;

@@ -24,14 +24,16 @@
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { InsufficientScopeError } from '@modelcontextprotocol/client';
+import type { Dispatcher } from 'undici';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { isModernError } from '../protocol/modern.js';
 import { errorResponse, idKey, isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isUpstreamAuthError } from './upstream-auth-errors.js';
 import type { UpstreamConnection } from './upstream.js';
-import { exchangeOf } from './remote-exchange.js';
+import { exchangeOf, maskedHeaders } from './remote-exchange.js';
 import { httpStatusOf } from './remote-errors.js';
 import { InternalRequests } from './remote-internal-requests.js';
+import type { RemoteRequestInit } from './remote-fetch.js';
 import type { RemoteLink } from './remote-link.js';
 import { RemoteLinks } from './remote-links.js';
 import type { RemoteUpstreamOptions } from './remote-options.js';
@@ -62,18 +64,22 @@ export class RemoteUpstream implements UpstreamConnection {
   /** Messages after `notifications/initialized` wait on this (see holdUntilStandaloneStream). */
   private gate: Promise<void> | undefined;
   private standaloneSettled: (() => void) | undefined;
+  /** What an exchange record masks (remote-exchange.ts), built once. */
+  private readonly masked: ReadonlySet<string>;
 
   constructor(private readonly opts: RemoteUpstreamOptions) {
     this.url = new URL(opts.url);
+    this.masked = maskedHeaders(Object.keys(opts.headers));
     this.pending = new RemotePending(opts, this.url, (message) => this.replyLocally(message));
     this.internal = new InternalRequests(opts, () => this.onevent);
     this.links = new RemoteLinks(opts, this.url, this.pending, this.internal, {
       closed: () => this.isClosed,
       events: () => this.onevent,
       receive: (link) => {
-        link.onmessage = (m) => this.fromUpstream(link, m as JsonRpcMessage);
+        link.onmessage = (m, raw) => this.fromUpstream(link, m as JsonRpcMessage, raw);
       },
       fetch: (url, init) => this.fetch(url, init),
+      ...(opts.fetch.request ? { request: (url: URL, init: RemoteRequestInit, ids?: Array<string | number>) => this.request(url, init, ids) } : {}),
     });
   }
 
@@ -81,13 +87,13 @@ export class RemoteUpstream implements UpstreamConnection {
     return this.isClosed;
   }
 
-  send(message: JsonRpcMessage, _raw?: string): void {
+  send(message: JsonRpcMessage, raw?: string): void {
     if (isRequest(message)) {
       if (this.isClosed) {
         this.replyLocally(errorResponse(message.id, ErrorCode.InternalError, `server '${this.opts.serverId}': the connection is closed`));
         return;
       }
-      const entry = this.pending.add(message);
+      const entry = this.pending.add(message, raw);
       if (isInitialize(message)) {
         this.links.initializeRequest = message;
         this.pending.armInitializeTimer(entry);
@@ -153,7 +159,7 @@ export class RemoteUpstream implements UpstreamConnection {
     if (this.isClosed) return;
     if (entry) entry.generation = link.generation;
     try {
-      await link.send(message as JSONRPCMessage, entry ? { signal: entry.abort.signal, onStreamEnd: () => this.pending.streamEnded(entry) } : {});
+      await link.send(message as JSONRPCMessage, entry ? { signal: entry.abort.signal, onStreamEnd: () => this.pending.streamEnded(entry), ...(entry.raw !== undefined ? { raw: entry.raw } : {}) } : {});
       if (entry) entry.posted = true;
       if (isNotification(message) && message.method === 'notifications/initialized') this.links.initializedSent = true;
     } catch (err) {
@@ -208,7 +214,7 @@ export class RemoteUpstream implements UpstreamConnection {
     this.pending.failMessage(message, err);
   }
 
-  private fromUpstream(link: RemoteLink, message: JsonRpcMessage): void {
+  private fromUpstream(link: RemoteLink, message: JsonRpcMessage, raw: string | undefined): void {
     if (this.isClosed) return;
     if (!('method' in message)) {
       const key = idKey(message.id ?? '');
@@ -219,7 +225,7 @@ export class RemoteUpstream implements UpstreamConnection {
         else if (entry.subscription !== undefined && 'result' in message) this.links.subscriptions.accepted(entry.method, entry.subscription);
       }
     }
-    this.reply(message);
+    this.reply(message, raw);
   }
 
   /** The links' fetch: reports each exchange to the inspector when it listens. */
@@ -233,12 +239,28 @@ export class RemoteUpstream implements UpstreamConnection {
     } finally {
       standalone?.();
       // Only built when someone listens: it copies and masks every header.
-      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(url, init, res, Object.keys(this.opts.headers)) });
+      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(url, init, res, this.masked) });
     }
   }
 
-  private reply(message: JsonRpcMessage): void {
-    const raw = stringifyOrUndefined(message);
+  /** `raw`: the server's own text, forwarded as it is (not serialized again) when the link kept it. */
+  /** The links' POSTs by undici's request API (remote-post.ts): the same trace headers and exchange reports as `fetch`. */
+  private async request(url: URL, init: RemoteRequestInit, ids: Array<string | number> | undefined): Promise<Dispatcher.ResponseData> {
+    if (this.opts.traceHeaders) {
+      const traced = withTraceHeaders(init as RequestInit);
+      if (traced.headers instanceof Headers) init = { ...init, headers: Object.fromEntries(traced.headers) };
+    }
+    let res: Dispatcher.ResponseData | undefined;
+    try {
+      res = await this.opts.fetch.request!(url, init);
+      return res;
+    } finally {
+      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(url, init as RequestInit, res && { status: res.statusCode, headers: res.headers }, this.masked, ids) });
+    }
+  }
+
+  private reply(message: JsonRpcMessage, serverText?: string): void {
+    const raw = serverText ?? stringifyOrUndefined(message);
     if (raw !== undefined) return this.onmessage?.(message, raw, false);
     // Nested too deep to serialize (json-depth.ts): an answer becomes the hub's error answer.
     this.opts.logger.warn(`server '${this.opts.serverId}' sent JSON too deeply nested to forward: dropped`);
