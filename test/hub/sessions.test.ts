@@ -328,10 +328,10 @@ describe('C. sessions', () => {
       const readerA = new SseReader(ra.body!);
       await readerA.nextEvent();
       const rb = await b.post(toolCall('b-sample', 'test_sampling', { prompt: 'B-private-prompt' }));
-      const readerB = new SseReader(rb.body!);
-      const done = await readerB.nextMessage(5000);
-      expect(done?.message.id).toBe('b-sample');
-      expect(JSON.stringify(done?.message)).toContain('cannot tell which client');
+      // The refusal is the first message for B's call, so it is the whole reply (JSON, P6).
+      const { messages: onB } = await messagesOfResponse(rb, 5000);
+      expect(onB.map((m) => m.id)).toEqual(['b-sample']);
+      expect(JSON.stringify(onB[0])).toContain('cannot tell which client');
       await a.notify('notifications/cancelled', { requestId: 'a-wait' });
       const onA = await withTimeout(readerA.rest(), 5000, 'A’s cancelled stream to end');
       expect(JSON.stringify(onA)).not.toContain('B-private-prompt');

@@ -74,11 +74,13 @@ describe('B. streams and resumability', () => {
     it('P9: a 2025-11-25 session gets a priming event (id, empty data) first on a request stream', async () => {
       const h = await hub();
       const client = await connect(h, FX, { protocolVersion: '2025-11-25' });
-      const out = await client.callTool('echo', { text: 'p' });
+      // Progress comes before the answer, so the answer goes on a stream (a lone answer is JSON: json-answers.test.ts).
+      const out = await client.callTool('test_tool_with_progress', {}, { progressToken: 'prime' });
+      expect(out.http.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const events = eventsOf(out.items);
       expect(events[0]!.id).toBeTruthy();
       expect(events[0]!.data).toBe('');
-      expect(JSON.parse(events[1]!.data)).toMatchObject({ id: out.response.id });
+      expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ id: out.response.id });
     });
 
     for (const version of ['2025-06-18', '2025-03-26']) {
@@ -86,7 +88,7 @@ describe('B. streams and resumability', () => {
         const h = await hub();
         const client = await connect(h, FX, { protocolVersion: version });
         expect(client.protocolVersion).toBe(version);
-        const out = await client.callTool('echo', { text: 'p' });
+        const out = await client.callTool('test_tool_with_progress', {}, { progressToken: 'no-prime' });
         const events = eventsOf(out.items);
         expect(events.length).toBeGreaterThan(0);
         for (const e of events) expect(e.data.trim()).not.toBe('');
@@ -241,7 +243,7 @@ describe('B. streams and resumability', () => {
     it('P11: an event id of a stream that completed (and was dropped) → 404 at once', async () => {
       const h = await hub();
       const client = await connect(h, FX);
-      const out = await client.callTool('echo', { text: 'done' });
+      const out = await client.callTool('test_tool_with_progress', {}, { progressToken: 'done' });
       const last = eventsOf(out.items).at(-1)!;
       const res = await withTimeout(client.get({ lastEventId: last.id! }), 5000, 'the answer to an evicted Last-Event-ID');
       await expectUnknownEventId(res, last.id!);

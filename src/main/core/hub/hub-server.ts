@@ -16,6 +16,7 @@ import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { mcpDoor, type EndpointContext } from './mcp-endpoint.js';
 import { Intake } from './intake.js';
+import { DEFAULT_REPLY_HOLD_MS } from './http-reply.js';
 import { legacySseRoutes } from './legacy-sse-endpoint.js';
 import { ModernClients } from './modern-clients.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
@@ -44,6 +45,8 @@ export interface HubOptions {
   startupTimeoutMs: number;
   keepAliveMs: number;
   tickMs: number;
+  /** How long a 2025 POST's reply is held for an answer that can go as JSON (http-reply.ts; default DEFAULT_REPLY_HOLD_MS). */
+  replyHoldMs?: number;
   streamLimits: StreamLimits;
   version: string;
   logger: Logger;
@@ -111,6 +114,7 @@ export class Hub {
     const mcp: EndpointContext = {
       intake,
       version: options.version,
+      replyHoldMs: options.replyHoldMs ?? DEFAULT_REPLY_HOLD_MS,
       newSession: (id, runtime, principal) => {
         const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal));
         this.outsideTable.add(session);

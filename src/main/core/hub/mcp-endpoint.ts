@@ -4,14 +4,15 @@
  * era a POST speaks decides the rest: a 2026-07-28 request goes to modern-endpoint.ts, anything
  * else takes the session path here. Messages are checked by their envelope and forwarded
  * untouched; everything the spec asks of a server's HTTP layer (sessions, versions, Accept,
- * batches, resumption) is answered here.
+ * batches, resumption) is answered here. A request's answer goes as one JSON body when it is the
+ * first message for it, on an SSE stream otherwise (http-sink.ts `replySink`, P6).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_PROTOCOL_VERSION, ErrorCode, isModernVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { accepts, sendError, sendJson } from '../protocol/http-util.js';
 import { errorResponse, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
-import { sseSink } from './http-sink.js';
+import { replySink, sseSink } from './http-sink.js';
 import { header, type Intake } from './intake.js';
 import { classifyPost } from './modern-classify.js';
 import { handleModernPost, type ModernContext } from './modern-endpoint.js';
@@ -30,6 +31,8 @@ export interface EndpointContext {
   version: string;
   /** What modern-era (2026-07-28) requests need (modern-endpoint.ts). */
   modern: ModernContext;
+  /** How long a POST's reply waits for its answer to send it as JSON before its stream opens (http-reply.ts). */
+  replyHoldMs: number;
 }
 
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -109,7 +112,7 @@ async function handlePost(req: IncomingMessage, res: ServerResponse, runtime: Se
   const raws = batch ? typed.map(() => undefined) : [posted.text];
   if (runtime.stateless) {
     if (!checkVersion(req, res, cors)) return;
-    await statelessPost(req, res, runtime, ctx, typed, raws, cors);
+    await statelessPost(req, res, runtime, ctx, typed, raws, batch, cors);
     return;
   }
   const session = lookupSession(req, res, ctx, runtime, cors);
@@ -126,8 +129,23 @@ async function handlePost(req: IncomingMessage, res: ServerResponse, runtime: Se
     res.end();
     return;
   }
-  const stream = session.openRequestStream(sseSink(res), cors);
-  await session.forward(typed, raws, stream, req);
+  await forwardRequests(session, typed, raws, batch, req, res, ctx, cors);
+}
+
+/**
+ * Forwards a POST that carries requests and answers it: one request gets a reply held until its
+ * first message — its answer alone goes as one JSON body, anything before it opens the SSE stream
+ * (http-sink.ts), as does the hold time passing once the request is on its way to the server; a
+ * batch's answers go on an SSE stream from the start, one event each (P4, P6).
+ */
+async function forwardRequests(session: Session, messages: JsonRpcMessage[], raws: Array<string | undefined>, batch: boolean, req: IncomingMessage, res: ServerResponse, ctx: EndpointContext, cors: Record<string, string>): Promise<void> {
+  if (batch) {
+    await session.forward(messages, raws, session.openRequestStream(sseSink(res), cors), req);
+    return;
+  }
+  const sink = replySink(res);
+  await session.forward(messages, raws, session.openRequestStream(sink, cors), req);
+  sink.holdFor(ctx.replyHoldMs);
 }
 
 async function initialize(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, request: JsonRpcRequest, raw: string, cors: Record<string, string>): Promise<void> {
@@ -156,7 +174,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
 }
 
 /** Stateless servers (P19): a fresh child per request, initialized by the hub, stopped after. */
-async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raws: Array<string | undefined>, cors: Record<string, string>): Promise<void> {
+async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raws: Array<string | undefined>, batch: boolean, cors: Record<string, string>): Promise<void> {
   const session = ctx.newSession('', runtime, principalOf(req));
   session.setInitializeRequest({
     jsonrpc: '2.0',
@@ -171,8 +189,7 @@ async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime:
     res.end();
     return;
   }
-  const stream = session.openRequestStream(sseSink(res), cors);
-  await session.forward(messages, raws, stream, req);
+  await forwardRequests(session, messages, raws, batch, req, res, ctx, cors);
 }
 
 /** A GET or DELETE that names a modern revision: those are session operations the era does not have (Q3). */

@@ -4,7 +4,9 @@
  * (progress, logs, a subscription's changes) come first. Nothing is written until the first
  * message is known, so a plain call costs no stream framing, and a protocol error keeps the HTTP
  * status the spec gives it (404 for an unknown method, 400 for a version or header problem) —
- * a status cannot change once a stream has started.
+ * a status cannot change once a stream has started. That choice, and the writing, is http-reply.ts,
+ * which the 2025 door's request streams use too; this file adds the era's policy (no stream before
+ * the first message, 204 for an answerless end, the graceful answer at shutdown, the pace check).
  *
  * Flow control (issue 17): a modern call cannot be held back for one client — the era multiplexes
  * every modern client of a stdio server over one child (modern-stdio.ts), and the bridge serves
@@ -16,7 +18,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
-import { DEFAULT_STALL_MS, SseWriter, type PaceLimits } from '../protocol/sse-writer.js';
+import { DEFAULT_STALL_MS, type PaceLimits } from '../protocol/sse-writer.js';
+import { HttpReply } from './http-reply.js';
 import { DEFAULT_MAX_BACKLOG_BYTES } from './sse-stream.js';
 
 /** HTTP statuses of the modern era's protocol-level errors; every other error stays in-band (200). */
@@ -35,10 +38,8 @@ export function statusForError(code: number | undefined): number {
 }
 
 export class ModernReply {
-  /** True once an SSE stream started (headers sent). */
-  private streaming = false;
-  private finished = false;
-  private readonly writer: SseWriter;
+  /** JSON or SSE, decided by the first message (http-reply.ts, shared with the 2025 door). */
+  private readonly reply: HttpReply;
   /**
    * The answer that ends this request gracefully when the hub shuts down: a `subscriptions/listen`
    * stream gets its successful response (subscriptions "Graceful Closure"); others get none.
@@ -46,35 +47,35 @@ export class ModernReply {
   graceful: string | undefined;
 
   constructor(
-    private readonly res: ServerResponse,
-    private readonly headers: Record<string, string>,
+    res: ServerResponse,
+    headers: Record<string, string>,
     /** The pace a client is held to (protocol/sse-writer.ts; the hub's stream limits). */
     private readonly pace: PaceLimits = { maxBacklogBytes: DEFAULT_MAX_BACKLOG_BYTES, stallMs: DEFAULT_STALL_MS },
   ) {
-    this.writer = new SseWriter(res);
+    this.reply = new HttpReply(res, headers);
   }
 
   get done(): boolean {
-    return this.finished;
+    return this.reply.done;
   }
 
   /** The client's connection is gone (it closed the stream: its cancellation). */
   get gone(): boolean {
-    return this.res.destroyed;
+    return this.reply.gone;
   }
 
   /** Called once when the response closes: after the answer, or when the client went away first. */
   onGone(listener: () => void): void {
-    this.res.once('close', listener);
+    this.reply.res.once('close', listener);
   }
 
   get isStream(): boolean {
-    return this.streaming;
+    return this.reply.isStream;
   }
 
   /** Bytes written that the client has not taken yet. */
   get backlog(): number {
-    return this.writer.backlog;
+    return this.reply.backlog;
   }
 
   /**
@@ -84,19 +85,17 @@ export class ModernReply {
    * stalled for it.
    */
   get overflowing(): boolean {
-    return !this.finished && this.writer.stalled(this.pace);
+    return !this.reply.done && this.reply.stalled(this.pace);
   }
 
   /** A notification of the call: starts the stream if needed. */
   notification(json: string): void {
-    if (this.finished) return;
-    this.startStream();
-    this.writer.event(json);
+    this.reply.event(json);
   }
 
   /** Opens the stream at once with nothing in it (a `subscriptions/listen` stream, which may stay quiet). */
   open(): void {
-    if (!this.finished) this.startStream();
+    this.reply.open();
   }
 
   /**
@@ -104,27 +103,12 @@ export class ModernReply {
    * its error, or the status the error's code calls for); ignored once streaming.
    */
   final(json: string, status: number): void {
-    if (this.finished) return;
-    this.finished = true;
-    if (this.streaming) {
-      this.writer.event(json);
-      this.writer.end();
-      return;
-    }
-    this.res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
-    this.res.end(json);
+    this.reply.final(json, status);
   }
 
-  /** Ends without an answer (a stream the server closed; a listen stream whose client went away). */
+  /** Ends without an answer (a stream the server closed; a listen stream whose client went away): 204 when no stream started. */
   end(): void {
-    if (this.finished) return;
-    this.finished = true;
-    if (!this.streaming) {
-      this.res.writeHead(204, this.headers);
-      this.res.end();
-      return;
-    }
-    this.writer.end();
+    this.reply.end(204);
   }
 
   /** The hub is shutting down: the graceful answer when there is one, else the stream just ends. */
@@ -134,16 +118,11 @@ export class ModernReply {
   }
 
   /**
-   * An SSE comment on an idle stream, so proxies and clients keep it open. A blocked stream is not
-   * idle (its client has bytes to take), and gets none.
+   * An SSE comment on an idle stream, so proxies and clients keep it open. A reply still held
+   * (no message yet) gets none: the modern era holds its answer until the first message.
    */
   keepAlive(now: number, idleMs: number): void {
-    if (this.streaming && !this.finished && !this.writer.blocked && now - this.writer.lastWrite >= idleMs) this.writer.comment();
-  }
-
-  private startStream(): void {
-    if (this.streaming) return;
-    this.streaming = true;
-    this.writer.open(this.headers);
+    const reply = this.reply;
+    if (reply.isStream && !reply.done && now - reply.writer.lastWrite >= idleMs) reply.keepAlive();
   }
 }

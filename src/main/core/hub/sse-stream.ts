@@ -8,7 +8,8 @@
  * resumption replays only that stream (never another's messages).
  *
  * What a stream is written to is a StreamSink: the endpoint gives an HTTP response as one
- * (http-sink.ts); the stream itself knows nothing of HTTP.
+ * (http-sink.ts; a POST's reply may turn out to be one JSON body, when its answer came first);
+ * the stream itself knows nothing of HTTP.
  */
 import { Ring } from '../lib/ring.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
@@ -112,6 +113,8 @@ export class SseStream {
     sink.onClose(() => {
       if (this.sink !== sink) return;
       this.sink = undefined;
+      // A client that left before anything was sent to it holds no event id to resume from.
+      if (sink.started === false) this.forgetEvents();
       this.unblock();
     });
   }
@@ -197,6 +200,13 @@ export class SseStream {
       this.lastWrite = now;
       this.sink.keepAlive();
     }
+  }
+
+  /** Nothing can resume this stream any more: its events are dropped, and no more are kept. */
+  private forgetEvents(): void {
+    this.keep = false;
+    this.events.clear();
+    this.bytes = 0;
   }
 
   private remember(n: number, data: string): void {

@@ -26,6 +26,12 @@ export interface StreamSink {
    * not kept for a replay, and once done it is not kept for a resumption either.
    */
   readonly resumable?: boolean;
+  /**
+   * False while nothing was sent to the consumer (a POST's reply held until its first message,
+   * http-sink.ts `replySink`): a client that leaves then holds no event id, so the stream cannot
+   * be resumed and its events need not be kept. Undefined: the sink starts at `open`.
+   */
+  readonly started?: boolean;
   /** Bytes taken but not yet consumed (what a client that stopped reading leaves in the hub). */
   readonly backlog?: number;
   /**
