@@ -57,7 +57,7 @@ export const RELAY_TARGETS = ['direct', 'hub-http', 'relay-hub', 'relay-app', 'r
 /** How long a process may take to exit after its stdin closed before it is killed (and recorded as not exiting). */
 export const EXIT_WAIT_MS = 3000;
 /** The issue's relay targets. */
-export const RELAY_GOALS = { p50VsMcpRemote: 0.6, hubStartMs: 150, urlStartMs: 400, exitMs: 500 };
+export const RELAY_GOALS = { p50VsMcpRemote: 0.6, overHubHttpMs: 0.3, hubCallsVsMcpRemote: 2, urlCallsVsMcpRemote: 1.5, hubStartMs: 150, urlStartMs: 400, exitMs: 500 };
 /** Percent of the machine's CPU used by other processes above which a figure is flagged †. */
 const FOREIGN_WARN = 10;
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -329,6 +329,45 @@ async function latency(t, calls, warmup) {
 }
 
 /**
+ * `sessions` clients at once (each its own bridge process, or its own HTTP client), each calling
+ * echo in a loop: completed calls per second during a fixed window after a warm-up.
+ * @param {Target} t @param {number} sessions @param {number} warmupMs @param {number} windowMs
+ */
+async function throughput(t, sessions, warmupMs, windowMs) {
+  /** @type {Client[]} */
+  const clients = [];
+  try {
+    for (let i = 0; i < sessions; i++) {
+      const client = new Client({ name: 'bench-relay', version: '1.0.0' });
+      clients.push(client);
+    }
+    await withTimeout(Promise.all(clients.map((c) => c.connect(t.transport()))), ANSWER_TIMEOUT_MS * 2, 'initialize (throughput)');
+    let counting = false;
+    let done = 0;
+    let stop = false;
+    const loops = clients.map(async (client, i) => {
+      for (let n = 0; !stop; n++) {
+        const result = await client.callTool({ name: 'echo', arguments: { text: `t${i}-${n}` } }, { timeout: ANSWER_TIMEOUT_MS });
+        if (/** @type {Array<{ text?: string }>} */ (result.content)[0]?.text !== `t${i}-${n}`) throw new Error(`${t.id}: wrong echo`);
+        if (counting && !stop) done++;
+      }
+    });
+    const failed = Promise.all(loops).then(() => undefined);
+    await Promise.race([sleep(warmupMs), failed]);
+    counting = true;
+    const started = performance.now();
+    await Promise.race([sleep(windowMs), failed]);
+    const elapsed = performance.now() - started;
+    const counted = done;
+    stop = true;
+    await withTimeout(failed, ANSWER_TIMEOUT_MS, 'the last calls (throughput)');
+    return { sessions, windowMs: Math.round(elapsed), calls: counted, perSecond: Math.round((counted / elapsed) * 1000) };
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  }
+}
+
+/**
  * Newline-delimited JSON-RPC over a process's stdin/stdout: requests matched to their answers
  * by id. Anything else on stdout (notifications, requests to the client) is ignored.
  * @param {import('./lib/proc.mjs').Proc} proc
@@ -428,6 +467,7 @@ async function exitTimes(t, runs, waitMs) {
  * @property {string} label
  * @property {ReturnType<typeof stats>} [cold]
  * @property {ReturnType<typeof stats>} [latency]
+ * @property {{ sessions: number, windowMs: number, calls: number, perSecond: number }} [throughput]
  * @property {ReturnType<typeof exitSummary>} [exit]
  * @property {number} [foreignCpuPct]  other processes' share of the CPU while it was measured
  * @property {string} [unavailable]
@@ -441,6 +481,7 @@ async function exitTimes(t, runs, waitMs) {
  * @property {number} runs
  * @property {number} calls
  * @property {number} warmup
+ * @property {number} [sessions]
  * @property {number} exitWaitMs
  * @property {Record<string, RelayTargetResult>} results
  * @property {boolean} failed  a target errored
@@ -453,6 +494,7 @@ async function exitTimes(t, runs, waitMs) {
  * @param {string[]} [options.only]        these targets only (RELAY_TARGETS)
  * @param {number} [options.runs]          cold starts and exit runs per target
  * @param {number} [options.calls]         latency calls per target
+ * @param {number} [options.sessions]      clients at once for the throughput workload (default 16; 0: none)
  * @param {boolean} [options.skipInstall]  do not install mcp-remote (its row reads unavailable)
  * @param {boolean} [options.verbose]      the bridges' stderr on this process's stderr
  * @param {string} [options.build]         a directory with bin/ and dist/ (default: this checkout)
@@ -465,6 +507,7 @@ export async function runRelayBench(options = {}) {
   const runs = options.runs ?? (quick ? 3 : 10);
   const calls = options.calls ?? (quick ? 100 : 1000);
   const warmup = Math.min(50, calls);
+  const sessions = options.sessions ?? 16;
   const build = options.build ?? REPO;
   const bin = path.join(build, 'bin', 'patchbay.js');
   if (!existsSync(path.join(build, 'dist', 'main', 'cli', 'commands', 'relay.js'))) throw new Error(`not built (no dist/main/cli/commands/relay.js in ${build}): run \`npm run build\` first`);
@@ -508,6 +551,10 @@ export async function runRelayBench(options = {}) {
         if (!t.coldOnly) {
           log(`bench: relay ${t.id} latency…`);
           r.latency = await latency(t, calls, warmup);
+          if (sessions > 0) {
+            log(`bench: relay ${t.id} throughput (${sessions} sessions)…`);
+            r.throughput = await throughput(t, sessions, quick ? 500 : 1000, quick ? 2000 : 5000);
+          }
         }
         if (t.exit && t.stdio) {
           log(`bench: relay ${t.id} exit after stdin closes…`);
@@ -534,7 +581,7 @@ export async function runRelayBench(options = {}) {
     }
   }
   const machine = { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length, load: os.loadavg().map(r2) };
-  return { date: new Date().toISOString(), quick, machine, runs, calls, warmup, exitWaitMs: EXIT_WAIT_MS, results, failed };
+  return { date: new Date().toISOString(), quick, machine, runs, calls, warmup, sessions, exitWaitMs: EXIT_WAIT_MS, results, failed };
 }
 
 /**
@@ -572,6 +619,15 @@ export function formatRelay(res) {
       }),
     ),
   );
+  if (rows.some(([, r]) => r.throughput)) {
+    out.push(`\nThroughput: ${res.sessions} sessions at once, each its own bridge process (or HTTP client), calling echo in a loop (calls/s)\n`);
+    out.push(
+      table(
+        ['target', 'calls', 'window ms', 'calls/s', 'vs mcp-remote'],
+        rows.flatMap(([id, r]) => (r.throughput ? [[`${id}${flag(r)}`, r.throughput.calls, r.throughput.windowMs, r.throughput.perSecond, vs(r.throughput.perSecond, mr?.throughput?.perSecond)]] : [])),
+      ),
+    );
+  }
   out.push(
     `\nExit: after a first answered tools/call, the process's stdin is closed; time until it has exited (ms; ${res.runs} runs, a fresh process each; killed by its pid after ${res.exitWaitMs} ms)\n`,
   );
@@ -609,7 +665,11 @@ export function relayChecks(res, o = {}) {
     return c ? `p50 ${fmt(c.p50)} ms, max ${fmt(c.max)} ms (${c.n} runs)${mr?.cold ? `; mcp-remote p50 ${fmt(mr.cold.p50)} ms` : ''}` : undefined;
   };
   const G = RELAY_GOALS;
+  const hubHttp = r['hub-http']?.latency?.p50;
   return [
+    judge({ target: 'relay-hub: tools/call p50 ≤ hub-http p50 + 0.3 ms', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', limit: hubHttp !== undefined ? hubHttp + G.overHubHttpMs : NaN, measured: r['relay-hub']?.latency ? `${fmt(r['relay-hub'].latency.p50)} ms (hub-http ${hubHttp !== undefined ? fmt(hubHttp) : '–'} ms)` : undefined, missing: why('relay-hub') }),
+    judge({ target: 'relay-hub: calls/s at 16 relays ≥ 2× mcp-remote', value: r['relay-hub']?.throughput?.perSecond, unit: 'calls/s', dir: '>=', ratioGoal: G.hubCallsVsMcpRemote, ref: mr?.throughput?.perSecond, refName: 'mcp-remote', missing: why('relay-hub') }),
+    judge({ target: 'relay-url: calls/s at 16 relays ≥ 1.5× mcp-remote', value: r['relay-url']?.throughput?.perSecond, unit: 'calls/s', dir: '>=', ratioGoal: G.urlCallsVsMcpRemote, ref: mr?.throughput?.perSecond, refName: 'mcp-remote', missing: why('relay-url') }),
     judge({ target: 'relay-hub: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-hub') }),
     judge({ target: 'relay-url: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-url']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-url') }),
     judge({ target: 'relay-app (the desktop app\'s relay): tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-app']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-app') }),
@@ -624,6 +684,61 @@ export function relayChecks(res, o = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// old build vs new in one run
+
+/**
+ * Runs the bench `repeat` times for each of two builds, alternating (baseline, then this
+ * checkout), prints the headline figures side by side (every round, then the median), and returns
+ * this checkout's last round.
+ * @param {Parameters<typeof runRelayBench>[0]} common @param {string} baselineDir @param {number} repeat
+ */
+async function compareBuilds(common, baselineDir, repeat) {
+  /** @type {Array<{ build: string, res: RelayResults }>} */
+  const rounds = [];
+  /** @type {RelayResults | undefined} */
+  let last;
+  for (let i = 0; i < Math.max(1, repeat); i++) {
+    for (const [name, dir] of /** @type {const} */ ([['base', baselineDir], ['new', REPO]])) {
+      console.error(`bench: round ${i + 1}, ${name} (${dir})`);
+      const res = await runRelayBench({ ...common, build: dir });
+      rounds.push({ build: name, res });
+      if (name === 'new') last = res;
+    }
+  }
+  const ids = [...new Set(rounds.flatMap((r) => Object.keys(r.res.results)))];
+  /** @type {Array<[string, (r: RelayTargetResult) => number | undefined]>} */
+  const figures = [
+    ['cold p50 ms', (r) => r.cold?.p50],
+    ['call p50 ms', (r) => r.latency?.p50],
+    ['calls/s', (r) => r.throughput?.perSecond],
+    ['exit max ms', (r) => r.exit?.max],
+  ];
+  const median = (/** @type {number[]} */ xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? /** @type {number} */ (s[Math.floor((s.length - 1) / 2)]) : undefined;
+  };
+  const rows = [];
+  for (const id of ids) {
+    for (const [name, get] of figures) {
+      const per = (/** @type {string} */ build) =>
+        rounds
+          .filter((r) => r.build === build)
+          .map((r) => (r.res.results[id] ? get(r.res.results[id]) : undefined))
+          .filter((x) => x !== undefined && Number.isFinite(x));
+      const base = /** @type {number[]} */ (per('base'));
+      const now = /** @type {number[]} */ (per('new'));
+      if (!base.length && !now.length) continue;
+      const mb = median(base);
+      const mn = median(now);
+      rows.push([id, name, base.map((x) => fmt(x)).join(' / ') || '–', now.map((x) => fmt(x)).join(' / ') || '–', mb !== undefined ? fmt(mb) : '–', mn !== undefined ? fmt(mn) : '–', mb && mn ? `${(mn / mb).toFixed(2)}×` : '–']);
+    }
+  }
+  console.log(`\nOld build vs new, alternating rounds (base: ${baselineDir}; new: ${REPO})\n`);
+  console.log(table(['target', 'figure', 'base (each round)', 'new (each round)', 'base median', 'new median', 'new / base'], rows, { left: 2 }));
+  return /** @type {RelayResults} */ (last);
+}
+
+// ---------------------------------------------------------------------------------------------
 // CLI
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -633,25 +748,31 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       only: { type: 'string' },
       runs: { type: 'string' },
       calls: { type: 'string' },
+      sessions: { type: 'string' },
+      'baseline-dir': { type: 'string' },
+      repeat: { type: 'string' },
       'skip-install': { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (opts.help) {
-    console.log(`usage: node bench/relay.mjs [--quick] [--only ${RELAY_TARGETS.join(',')}] [--runs N] [--calls N] [--skip-install] [--verbose]`);
+    console.log(`usage: node bench/relay.mjs [--quick] [--only ${RELAY_TARGETS.join(',')}] [--runs N] [--calls N] [--sessions N] [--baseline-dir DIR [--repeat N]] [--skip-install] [--verbose]`);
     process.exit(0);
   }
   process.on('exit', killAllSync);
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => process.exit(130));
-  runRelayBench({
+  const common = {
     quick: opts.quick,
     only: opts.only?.split(',').map((s) => s.trim()).filter(Boolean),
     runs: opts.runs !== undefined ? Number(opts.runs) : undefined,
     calls: opts.calls !== undefined ? Number(opts.calls) : undefined,
+    sessions: opts.sessions !== undefined ? Number(opts.sessions) : undefined,
     skipInstall: opts['skip-install'],
     verbose: opts.verbose,
-  }).then(
+  };
+  const baselineDir = opts['baseline-dir'];
+  (baselineDir !== undefined ? compareBuilds(common, path.resolve(baselineDir), Number(opts.repeat ?? 1)) : runRelayBench(common)).then(
     (res) => {
       console.log(`\n${formatRelay(res)}`);
       console.log(`\nTargets (issue 17)\n\n${formatChecks(relayChecks(res))}`);

@@ -9,23 +9,29 @@ import module from 'node:module';
 module.enableCompileCache?.();
 
 const MAIN = new URL('../dist/main/cli/main.js', import.meta.url);
-// `patchbay relay` runs from the bundled CLI (scripts/build-electron.mjs): one file to load
-// instead of hundreds, ~80 ms less to the relay's first answer. Only while the bundle is at least
-// as new as the compiled CLI: a `tsc` rebuild alone (development) must not leave it running
-// yesterday's code.
-const BUNDLE = new URL('../dist/main/cli/bundle/patchbay.mjs', import.meta.url);
-function bundleIsCurrent() {
+// `patchbay relay` runs from its own bundle (scripts/build-electron.mjs): one file with the relay
+// and nothing of the other commands, instead of the CLI's hundreds of modules. Only while the
+// bundle is at least as new as the compiled CLI: a `tsc` rebuild alone (development) must not
+// leave it running yesterday's code.
+const RELAY = new URL('../dist/main/cli/relay/patchbay-relay.mjs', import.meta.url);
+function isCurrent(bundle) {
   try {
-    return statSync(BUNDLE).mtimeMs >= statSync(MAIN).mtimeMs;
+    return statSync(bundle).mtimeMs >= statSync(MAIN).mtimeMs;
   } catch {
     return false;
   }
 }
 
-import(process.argv[2] === 'relay' && bundleIsCurrent() ? BUNDLE.href : MAIN.href).catch((err) => {
+const notBuilt = (err) => {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/main/cli')) {
     process.stderr.write('patchbay: not built yet. Run `npm install && npm run build` in the repo first.\n');
     process.exit(1);
   }
   throw err;
-});
+};
+
+if (process.argv[2] === 'relay' && isCurrent(RELAY)) {
+  import(RELAY.href).then((relay) => relay.runRelayProcess(process.argv.slice(3))).catch(notBuilt);
+} else {
+  import(MAIN.href).catch(notBuilt);
+}

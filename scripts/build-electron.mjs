@@ -23,7 +23,7 @@ const common = { root, configFile: false, logLevel: 'warn', publicDir: false };
 
 /**
  * A Node program in plain ESM: built-ins and `electron` stay imports, everything else is inlined.
- * @param {string} entry @param {string} outDir @param {string} fileName @param {string[]} external
+ * @param {string} entry @param {string} outDir @param {string} fileName @param {Array<string | RegExp>} external
  * @returns {import('vite').InlineConfig}
  */
 const nodeBundle = (entry, outDir, fileName, external) => ({
@@ -39,7 +39,8 @@ const nodeBundle = (entry, outDir, fileName, external) => ({
     // home/version.ts reads ../../../package.json) see the same depth as in dist/main/core/*/.
     rollupOptions: { external, output: { format: 'es', entryFileNames: fileName, chunkFileNames: '[name]-[hash].js' } },
   },
-  ssr: { noExternal: true, external, target: 'node' },
+  // (vite's own ssr.external takes names only; a pattern goes to rollup alone.)
+  ssr: { noExternal: true, external: external.filter((e) => typeof e === 'string'), target: 'node' },
 });
 
 await build(nodeBundle('src/main/electron/main.ts', 'dist/main/electron', 'main.js', ['electron']));
@@ -61,10 +62,13 @@ await build(nodeBundle('src/main/electron/relay/relay-main.ts', 'dist/relay', 'p
 
 await build(nodeBundle('src/main/demo/demo-server.ts', 'dist/demo', 'patchbay-demo-server.mjs', []));
 
-// Not the desktop app's: the CLI bundled the same way, for `patchbay relay` (bin/patchbay.js uses
-// it for that command only). Clients start a relay for every session, and loading the CLI's
-// modules one file at a time was most of a relay's start (docs/performance.md, "The relay"). It
+// Not the desktop app's: `patchbay relay` bundled on its own (bin/patchbay.js runs it for that
+// command only, through its runRelayProcess export). Clients start a relay for every session, and
+// loading the CLI's modules one file at a time was most of a relay's start (docs/performance.md,
+// "The relay"); this file holds the relay and nothing of the other commands (`relay --url`'s
+// engine is a chunk beside it, loaded only for --url; `relay --help` loads the compiled CLI,
+// dist/main/cli/run-cli.js, which sits where the source's `../run-cli.js` import expects it). It
 // sits at the depth of dist/main/cli/commands/, so the files its modules find relative to
-// themselves (bin/patchbay.js, dist/renderer, dist/main/demo) are where they expect them.
-await build(nodeBundle('src/main/cli/main.ts', 'dist/main/cli/bundle', 'patchbay.mjs', []));
-console.log('built dist/main/electron/main.js, dist/preload/preload.cjs, dist/relay/patchbay-relay.mjs, dist/demo/patchbay-demo-server.mjs and dist/main/cli/bundle/patchbay.mjs');
+// themselves (bin/patchbay.js, package.json) are where they expect them.
+await build(nodeBundle('src/main/cli/commands/relay.ts', 'dist/main/cli/relay', 'patchbay-relay.mjs', [/\/run-cli\.js$/]));
+console.log('built dist/main/electron/main.js, dist/preload/preload.cjs, dist/relay/patchbay-relay.mjs, dist/demo/patchbay-demo-server.mjs and dist/main/cli/relay/patchbay-relay.mjs');

@@ -120,6 +120,11 @@ export function spawnRelay(home: string, args: string[], env: Record<string, str
   let buffer = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
+    // Only the new chunk is searched for line ends: a 50 MB line arrives in hundreds of chunks.
+    if (!chunk.includes('\n')) {
+      buffer += chunk;
+      return;
+    }
     buffer += chunk;
     let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {

@@ -4,14 +4,13 @@
  * reopened with `Last-Event-ID` after the server's `retry:` delay (P12). A server without one
  * (405, or any other refusal) is left alone: the session works without it.
  */
-import type { IncomingMessage } from 'node:http';
-import { discard, HttpCallError } from './hub-http.js';
+import { discard, HttpCallError, type HubResponse } from './hub-http.js';
 import { delay, deliverJsonText, isEventStream, pump, type ReaderContext } from './response-reader.js';
 import { SseParser } from '../core/index.js';
 
 export interface GetStreamContext extends Omit<ReaderContext, 'resume'> {
   /** Opens the GET, with `Last-Event-ID` when resuming. */
-  request(lastEventId: string | undefined): Promise<IncomingMessage>;
+  request(lastEventId: string | undefined): Promise<HubResponse>;
   /** False once the session this stream belongs to is gone or replaced. */
   current(): boolean;
   /** The hub answered 404: the session is gone (the caller re-creates it, which reopens the stream). */
@@ -26,7 +25,7 @@ export async function runGetStream(ctx: GetStreamContext): Promise<void> {
   let retryMs: number | undefined;
   let failures = 0;
   while (ctx.current() && !ctx.signal.aborted) {
-    let res: IncomingMessage;
+    let res: HubResponse;
     try {
       res = await ctx.request(lastEventId);
     } catch (err) {

@@ -12,14 +12,14 @@
  * sent again only when nothing at all came back (the hub was not there, or went away before it
  * answered), after the hub has been looked up again (or started).
  */
-import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/protocol.js';
 import { errorResponse, idKey, modernRequestHeaders, SseParser, ToolHeaderDeclarations, type JsonRpcId, type Logger } from '../core/index.js';
-import { discard, httpCall, HttpCallError, readText } from './hub-http.js';
+import { discard, httpCall, HttpCallError, readText, type HubResponse } from './hub-http.js';
+import { parseMessage } from './message-scan.js';
 import type { ModernLine } from './outgoing.js';
 import type { FlowControl } from './output-flow.js';
 import type { EndpointSource, HubEndpoint } from './relay-session.js';
-import { delay, deliverJsonText, isEventStream, pump, responseId } from './response-reader.js';
+import { delay, deliverJsonText, isEventStream, pump, responseId, type MessageHandler } from './response-reader.js';
 
 export interface ModernRelayOptions {
   endpoint: EndpointSource;
@@ -40,7 +40,7 @@ interface Call {
   /** The client cancelled it, or the relay is closing: nothing more is delivered for it. */
   stopped: boolean;
   /** The response being read, cut when the call is cancelled. */
-  res: IncomingMessage | undefined;
+  res: HubResponse | undefined;
   done: Promise<void>;
 }
 
@@ -143,7 +143,7 @@ export class ModernRelay {
         return this.fail(call, ErrorCode.InternalError, (err as Error).message);
       }
       if (call.stopped) return;
-      let res: IncomingMessage;
+      let res: HubResponse;
       try {
         res = await httpCall({ method: 'POST', url: endpoint.url, headers: this.headers(endpoint, call.line), body: call.raw, signal: call.abort.signal });
       } catch (err) {
@@ -191,13 +191,14 @@ export class ModernRelay {
   }
 
   /** Delivers what the hub answered a request with (JSON, or notifications then the response on SSE). */
-  private async read(call: Call, res: IncomingMessage): Promise<void> {
+  private async read(call: Call, res: HubResponse): Promise<void> {
     let answered = false;
     const complete = await this.readMessages(res, call, (raw, message) => {
       if (call.stopped) return; // cancelled: the client expects nothing more for it
       if (sameId(responseId(message), call.key)) {
         answered = true;
-        if (call.line.method === 'tools/list') this.tools.learn((message as { result?: unknown }).result);
+        // The one answer the relay reads: tools/list's, for the tools' x-mcp-header declarations.
+        if (call.line.method === 'tools/list') this.tools.learn((parseMessage(raw) as { result?: unknown } | undefined)?.result);
       }
       this.options.deliver(raw);
     }, () => answered);
@@ -215,7 +216,7 @@ export class ModernRelay {
    * Reads a 2xx answer: a JSON body (possibly empty), or an SSE stream until it ends or `done()`
    * says the answer is in. Resolves with whether the body arrived whole (false: it broke off).
    */
-  private async readMessages(res: IncomingMessage, call: Call, onMessage: (raw: string, message: unknown) => void, done: () => boolean): Promise<boolean> {
+  private async readMessages(res: HubResponse, call: Call, onMessage: MessageHandler, done: () => boolean): Promise<boolean> {
     const { logger, flow } = this.options;
     if (!isEventStream(res)) {
       const text = await readText(res, Number.MAX_SAFE_INTEGER).catch(() => undefined);
@@ -280,8 +281,8 @@ export class ModernRelay {
           return false;
         }
         // Its notifications (if any) are the relay's own: the client did not ask for them.
-        await this.readMessages(res, call, (_raw, message) => {
-          if (responseId(message) === id) answer = message as typeof answer;
+        await this.readMessages(res, call, (raw, message) => {
+          if (responseId(message) === id) answer = parseMessage(raw) as typeof answer;
         }, () => answer !== undefined);
       } catch (err) {
         this.options.logger.debug(`could not list the tools again: ${(err as Error).message}`);

@@ -7,6 +7,7 @@
  */
 import { isModernVersion, META } from '../../shared/protocol.js';
 import { classify, type JsonRpcId, type JsonRpcRequest } from '../core/index.js';
+import { scanMessage } from './message-scan.js';
 
 /** A modern-era message (2026-07-28 basic/index `_meta`): no session, its own POST. */
 export interface ModernLine {
@@ -39,6 +40,16 @@ export interface Outgoing {
 export type ParsedLine = { ok: true; value: Outgoing } | { ok: false; code: 'not-json' | 'not-json-rpc'; message: string };
 
 export function parseOutgoing(raw: string): ParsedLine {
+  // Most lines need only their kind and id, which a scan finds without parsing (message-scan.ts).
+  // Parsed in full: a line that may be modern (its `_meta` claim is read, and its params give the
+  // modern headers), initialize (kept for replays), a cancellation (its request id), a batch, and
+  // anything the scan cannot read (to say why it is skipped).
+  if (!raw.includes('protocolVersion')) {
+    const m = scanMessage(raw);
+    if (m && m.method !== 'initialize' && m.method !== 'notifications/cancelled') {
+      return { ok: true, value: { raw, requestIds: m.kind === 'request' ? [m.id!] : [], initialized: m.kind === 'notification' && m.method === 'notifications/initialized' } };
+    }
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -280,6 +280,75 @@ describe('relay session (client side of Streamable HTTP)', () => {
     expect(out).toEqual([{ jsonrpc: '2.0', id: 0, error: { code: -32603, message: 'no hub is running and --no-start was given' } }]);
   });
 
+  it('lets the next line go once a request is written: a hub holding a JSON answer does not hold up its cancellation', async () => {
+    let held: { res: ServerResponse; body: Record<string, unknown> } | undefined;
+    const { url, seen } = await scriptedServer((req, res, body) => {
+      if (req.method === 'GET') return json(res, 405, {});
+      if (body?.method === 'initialize') return initAnswer(res, body, 'sid-j');
+      if (body?.method === 'tools/call') {
+        held = { res, body }; // a 2025 POST answered with application/json: no headers until the answer
+        return;
+      }
+      if (body?.method === 'notifications/cancelled') {
+        res.writeHead(202).end();
+        return json(held!.res, 200, { jsonrpc: '2.0', id: held!.body.id, error: { code: -32800, message: 'cancelled' } });
+      }
+      if (body?.method === 'ping') return json(res, 200, { jsonrpc: '2.0', id: body.id, result: {} });
+      res.writeHead(202).end();
+    });
+    const { relay, out } = session(url);
+    await connect(relay);
+    void send(relay, { id: 5, method: 'tools/call', params: { name: 'slow', arguments: {} } });
+    void send(relay, { id: 6, method: 'ping' });
+    await until('the ping answer while the call is open', () => out.find((m) => m.id === 6));
+    expect(out.some((m) => m.id === 5)).toBe(false);
+    void send(relay, { method: 'notifications/cancelled', params: { requestId: 5, reason: 'user' } });
+    const answer = await until('the call\'s answer after its cancellation', () => out.find((m) => m.id === 5));
+    expect(answer.error).toMatchObject({ code: -32800 });
+    expect(seen.filter((x) => x.body?.method === 'notifications/cancelled')).toHaveLength(1);
+  });
+
+  it('reads a large chunked SSE answer whole, split anywhere, and keeps ids beyond 2^53 as written', async () => {
+    const text = 'ü'.repeat(3 * 1024 * 1024); // multi-byte characters split across chunks
+    const { url } = await scriptedServer((req, res, body) => {
+      if (req.method === 'GET') return json(res, 405, {});
+      if (body?.method === 'initialize') return initAnswer(res, body, 'sid-b');
+      if (body?.method !== 'tools/call') return void res.writeHead(202).end();
+      sse(res);
+      // The id as the client wrote it (the scripted server's JSON.parse would round it).
+      const data = `{"result":{"content":[{"type":"text","text":"${text}"}]},"jsonrpc":"2.0","id":12345678901234567890}`;
+      const event = Buffer.from(`id: e1\nevent: message\ndata: ${data}\n\n`);
+      // Uneven writes: chunk boundaries fall inside characters, inside the data, inside the head.
+      let at = 0;
+      const step = (): void => {
+        if (at >= event.length) return void res.end();
+        const size = 1 + ((at * 7919) % 65521);
+        res.write(event.subarray(at, at + size));
+        at += size;
+        setImmediate(step);
+      };
+      step();
+    });
+    const raw: string[] = [];
+    const seenRaw = new RelaySession({
+      endpoint: { get: async () => ({ url, token: undefined }), invalidate: () => undefined },
+      logger: recordingLogger([]),
+      deliver: (line) => {
+        raw.push(line);
+        changed();
+      },
+    });
+    cleanups.push(() => seenRaw.close());
+    await connect(seenRaw);
+    const big = '{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"blob","arguments":{}}}';
+    const parsed = parseOutgoing(big);
+    if (!parsed.ok) throw new Error(parsed.message);
+    void seenRaw.send(parsed.value);
+    const line = await until('the large answer', () => raw.find((l) => l.length > text.length), 20_000);
+    expect(line.endsWith('"id":12345678901234567890}')).toBe(true);
+    expect((JSON.parse(line) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text).toBe(text);
+  });
+
   it('deletes its session on close', async () => {
     const { url, seen } = await scriptedServer((req, res, body) => {
       if (req.method === 'GET') return json(res, 405, {});

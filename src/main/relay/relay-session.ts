@@ -9,16 +9,16 @@
  * That is the legacy era. A line of the modern era (its `_meta` names 2026-07-28 or later) has no
  * session and waits for nothing: it goes to modern-relay.ts, per message, beside this queue.
  */
-import type { IncomingMessage } from 'node:http';
 import { ErrorCode, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from '../../shared/protocol.js';
 import { errorResponse, type JsonRpcId, type JsonRpcRequest } from '../core/index.js';
 import type { Logger } from '../core/index.js';
-import { discard, headerValue, httpCall, HttpCallError, readText } from './hub-http.js';
+import { discard, headerValue, httpCall, HttpCallError, readText, type HubResponse } from './hub-http.js';
 import type { Outgoing } from './outgoing.js';
 import type { FlowControl } from './output-flow.js';
 import { delay, readPostResponse, responseId, type ReaderContext } from './response-reader.js';
 import { runGetStream } from './get-stream.js';
-import { ModernRelay } from './modern-relay.js';
+import { hubError, ModernRelay } from './modern-relay.js';
+import { parseMessage, type ScannedMessage } from './message-scan.js';
 
 export interface HubEndpoint {
   /** The server's MCP endpoint, `http://127.0.0.1:<port>/mcp/<server>`. */
@@ -66,7 +66,7 @@ export class RelaySession {
   private getStreamGeneration = -1;
   private closed = false;
   private readonly abort = new AbortController();
-  private readonly open = new Set<IncomingMessage>();
+  private readonly open = new Set<HubResponse>();
   /** Answers still being read. */
   private readonly reads = new Set<Promise<void>>();
   private readonly defaultRetryMs: number;
@@ -103,13 +103,19 @@ export class RelaySession {
       }
       return this.modern.send(out.modern, out.raw);
     }
-    const next = this.queue
-      .then(() => this.dispatch(out))
-      .catch((err: Error) => {
-        // A bug, not a hub problem; still, the client gets an answer and the relay goes on.
-        this.options.logger.error(`relaying a message failed: ${err.stack ?? err.message}`);
-        this.fail(out.requestIds, ErrorCode.InternalError, `the relay failed: ${err.message}`);
-      });
+    const next = this.queue.then(() => {
+      let release = (): void => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const whole = this.dispatch(out, release)
+        .catch((err: Error) => {
+          // A bug, not a hub problem; still, the client gets an answer and the relay goes on.
+          this.options.logger.error(`relaying a message failed: ${err.stack ?? err.message}`);
+          this.fail(out.requestIds, ErrorCode.InternalError, `the relay failed: ${err.message}`);
+        })
+        .finally(() => this.reads.delete(whole));
+      this.reads.add(whole);
+      return Promise.race([released, whole]);
+    });
     this.queue = next;
     return next;
   }
@@ -146,7 +152,13 @@ export class RelaySession {
     }
   }
 
-  private async dispatch(out: Outgoing): Promise<void> {
+  /**
+   * Sends one legacy line and handles its answer. `release` lets the next line go: for a request
+   * (initialize aside) once its POST is written, since a hub may hold its response headers until
+   * the answer (a 2025 POST answered with `application/json`) and a slow call must not hold up
+   * the lines after it (a cancellation of it above all); for the rest once the headers are in.
+   */
+  private async dispatch(out: Outgoing, release: () => void): Promise<void> {
     if (this.closed) return;
     if (out.initialize) {
       // A fresh initialize starts a fresh session; the old one (if any) is let go.
@@ -166,9 +178,10 @@ export class RelaySession {
         return;
       }
       const sentSession = this.sessionId;
-      let res: IncomingMessage;
+      let res: HubResponse;
       try {
-        res = await httpCall({ method: 'POST', url: endpoint.url, headers: this.headers(endpoint, ACCEPT_BOTH, true), body: out.raw, signal: this.abort.signal });
+        const early = out.requestIds.length > 0 && !out.initialize;
+        res = await httpCall({ method: 'POST', url: endpoint.url, headers: this.headers(endpoint, ACCEPT_BOTH, true), body: out.raw, signal: this.abort.signal, ...(early ? { onWritten: release } : {}) });
       } catch (err) {
         if (this.closed) return;
         lastProblem = (err as Error).message;
@@ -205,7 +218,7 @@ export class RelaySession {
     this.fail(out.requestIds, ErrorCode.InternalError, `could not reach the Patchbay hub: ${lastProblem}`);
   }
 
-  private async handleAnswer(out: Outgoing, res: IncomingMessage, endpoint: HubEndpoint): Promise<void> {
+  private async handleAnswer(out: Outgoing, res: HubResponse, endpoint: HubEndpoint): Promise<void> {
     const status = res.statusCode ?? 0;
     if (status >= 400) {
       const body = await readText(res).catch(() => '');
@@ -269,8 +282,8 @@ export class RelaySession {
     const generation = ++this.generation;
     const missing = await readPostResponse(res, [id], {
       ...this.readerContext(endpoint, generation),
-      onMessage: (_raw, message) => {
-        if (responseId(message) === id) answer = message;
+      onMessage: (raw, message) => {
+        if (responseId(message) === id) answer = parseMessage(raw);
       },
     });
     const result = (answer as { result?: { protocolVersion?: unknown } } | undefined)?.result;
@@ -342,10 +355,11 @@ export class RelaySession {
     };
   }
 
-  private fromHub(raw: string, message: unknown): void {
+  private fromHub(raw: string, message: ScannedMessage | undefined): void {
     const init = this.initRequest;
     if (init && responseId(message) === init.id) {
-      const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+      // The one answer the relay reads: initialize's, for the version to send from now on.
+      const version = (parseMessage(raw) as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion;
       if (typeof version === 'string') this.protocolVersion = version;
     }
     if (!this.closed) this.options.deliver(raw);
@@ -375,19 +389,6 @@ function cancelReason(raw: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The JSON-RPC error the hub sent (its code and message), or one made from the HTTP status. */
-function hubError(status: number, body: string): { code: number; message: string } {
-  try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof parsed.error?.code === 'number' && typeof parsed.error.message === 'string') {
-      return { code: parsed.error.code, message: parsed.error.message };
-    }
-  } catch {
-    // not JSON: described below
-  }
-  return { code: ErrorCode.InternalError, message: `the hub answered HTTP ${status}${body ? `: ${summary(body)}` : ''}` };
 }
 
 function summary(body: string): string {

@@ -3,25 +3,26 @@
  * hands each JSON-RPC message on. An SSE stream that breaks before every response of its
  * requests came is resumed with `GET` + `Last-Event-ID`, after the server's `retry:` delay (P12).
  */
-import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { idKey, type JsonRpcId } from '../core/index.js';
 import type { Logger } from '../core/index.js';
-import { headerValue, readText } from './hub-http.js';
+import { headerValue, readText, type HubResponse } from './hub-http.js';
 import type { FlowControl } from './output-flow.js';
 import { SseParser } from '../core/index.js';
+import { scanMessage, scannedResponseId, type ScannedMessage } from './message-scan.js';
 
 export interface ReaderContext {
   logger: Logger;
-  /** Called with each message's JSON text and its parsed value. */
-  onMessage(raw: string, message: unknown): void;
+  /** Called with each message's JSON text and what a scan of it found. */
+  onMessage: MessageHandler;
   /** Opens the resumption GET, or resolves undefined when the stream cannot be resumed any more. */
-  resume(lastEventId: string): Promise<IncomingMessage | undefined>;
+  resume(lastEventId: string): Promise<HubResponse | undefined>;
   /** Delay before a resumption when the server gave no `retry:`. */
   defaultRetryMs: number;
   /** Set when the relay is shutting down: stop reading and resuming. */
   signal: AbortSignal;
   /** Registers an open response so shutdown can cut it. Returns an unregister function. */
-  track(res: IncomingMessage): () => void;
+  track(res: HubResponse): () => void;
   /** Backpressure from the client: when blocked, a stream is paused until the output drains. */
   flow?: FlowControl;
 }
@@ -29,7 +30,7 @@ export interface ReaderContext {
 /** Most resumption attempts in a row that bring no message. */
 const MAX_IDLE_RESUMES = 3;
 
-export function isEventStream(res: IncomingMessage): boolean {
+export function isEventStream(res: HubResponse): boolean {
   return (headerValue(res, 'content-type') ?? '').toLowerCase().includes('text/event-stream');
 }
 
@@ -37,9 +38,9 @@ export function isEventStream(res: IncomingMessage): boolean {
  * Reads a response to a POST that carried the requests `ids`, and resolves with the ids whose
  * response never came (the caller answers those with an error).
  */
-export async function readPostResponse(res: IncomingMessage, ids: readonly JsonRpcId[], ctx: ReaderContext): Promise<JsonRpcId[]> {
+export async function readPostResponse(res: HubResponse, ids: readonly JsonRpcId[], ctx: ReaderContext): Promise<JsonRpcId[]> {
   const pending = new Map(ids.map((id) => [idKey(id), id]));
-  const onMessage = (raw: string, message: unknown): void => {
+  const onMessage: MessageHandler = (raw, message) => {
     const id = responseId(message);
     if (id !== undefined) pending.delete(idKey(id));
     ctx.onMessage(raw, message);
@@ -49,7 +50,7 @@ export async function readPostResponse(res: IncomingMessage, ids: readonly JsonR
     if (text.trim() !== '') deliverJsonText(text, onMessage, ctx.logger);
     return [...pending.values()];
   }
-  let current: IncomingMessage | undefined = res;
+  let current: HubResponse | undefined = res;
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
   let idle = 0;
@@ -76,24 +77,26 @@ export async function readPostResponse(res: IncomingMessage, ids: readonly JsonR
 }
 
 /** Feeds a response's body to an SSE parser until it ends, breaks, or `done()` says enough. */
-export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderContext, 'track' | 'logger' | 'flow'>, done: () => boolean = () => false): Promise<void> {
+export function pump(res: HubResponse, parser: SseParser, ctx: Pick<ReaderContext, 'track' | 'logger' | 'flow'>, done: () => boolean = () => false): Promise<void> {
   return new Promise((resolve) => {
     const untrack = ctx.track(res);
     let finished = false;
-    let grace: NodeJS.Timeout | undefined;
+    /** null: about to be armed. */
+    let grace: NodeJS.Timeout | null | undefined;
     let cancelResume: (() => void) | undefined;
     const finish = (): void => {
       if (finished) return;
       finished = true;
-      clearTimeout(grace);
+      if (grace) clearTimeout(grace);
       cancelResume?.();
       untrack();
       resolve();
     };
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
+    const decoder = new StringDecoder('utf8');
+    const onData = (chunk: Buffer): void => {
+      if (finished) return;
       try {
-        parser.push(chunk);
+        parser.push(decoder.write(chunk));
       } catch (err) {
         ctx.logger.warn(`dropping a broken event stream: ${(err as Error).message}`);
         res.destroy();
@@ -102,12 +105,17 @@ export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderCo
       }
       // Every response is in: a server that keeps the stream open past that gets a moment to end
       // it, then the connection is cut so it does not sit idle forever.
+      // (Checked after the rest of this socket read is parsed: the stream's end usually came with it.)
       if (done() && grace === undefined) {
-        grace = setTimeout(() => {
-          res.destroy();
-          finish();
-        }, 1000);
-        grace.unref();
+        grace = null;
+        queueMicrotask(() => {
+          if (finished) return;
+          grace = setTimeout(() => {
+            res.destroy();
+            finish();
+          }, 1000);
+          grace.unref();
+        });
       }
       // The client is not reading: leave the rest in the socket (TCP holds the hub back) until
       // stdout drains. What this chunk carried is out already; nothing is dropped.
@@ -119,14 +127,21 @@ export function pump(res: IncomingMessage, parser: SseParser, ctx: Pick<ReaderCo
           if (!finished) res.resume();
         });
       }
-    });
-    res.once('end', finish);
-    res.once('close', finish);
-    res.once('error', finish);
+    };
+    res.read({ data: onData, end: finish });
   });
 }
 
-export function deliverJsonText(text: string, onMessage: (raw: string, message: unknown) => void, logger: Logger): void {
+/**
+ * Hands on one JSON text from the hub (an SSE event's data, or a JSON body) as it came, with what
+ * a scan of it found: no parse. Data that spans lines is made one line for stdio by turning its
+ * line breaks into spaces (raw ones can only be whitespace between tokens in JSON). Only a batch
+ * (2025-03-26), or text the scan cannot read, is parsed: to split it, or to say why it is skipped.
+ */
+export function deliverJsonText(text: string, onMessage: MessageHandler, logger: Logger): void {
+  const one = text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]/g, ' ') : text;
+  const scanned = scanMessage(one);
+  if (scanned) return onMessage(one, scanned);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -134,15 +149,19 @@ export function deliverJsonText(text: string, onMessage: (raw: string, message: 
     logger.warn(`skipped a message from the hub that is not JSON: ${text.slice(0, 200)}`);
     return;
   }
-  if (Array.isArray(value)) for (const m of value) onMessage(JSON.stringify(m), m);
-  else onMessage(text.includes('\n') || text.includes('\r') ? JSON.stringify(value) : text, value);
+  if (!Array.isArray(value)) return onMessage(one, undefined); // JSON, not JSON-RPC: the client judges it
+  for (const m of value) {
+    const raw = JSON.stringify(m);
+    onMessage(raw, scanMessage(raw));
+  }
 }
 
+/** Gets each message's text (one line) and what a scan of it found (undefined: not JSON-RPC). */
+export type MessageHandler = (raw: string, message: ScannedMessage | undefined) => void;
+
 /** The id of a JSON-RPC response, or undefined for anything else. */
-export function responseId(message: unknown): JsonRpcId | undefined {
-  if (typeof message !== 'object' || message === null || 'method' in message) return undefined;
-  const id = (message as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+export function responseId(message: ScannedMessage | undefined): JsonRpcId | undefined {
+  return scannedResponseId(message);
 }
 
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {

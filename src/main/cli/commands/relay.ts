@@ -3,6 +3,7 @@
  * hub. `patchbay relay --url URL`: the same for a remote server that is not in the config, with
  * an engine embedded in the relay (its OAuth and reconnect logic) instead of the shared hub.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, scrubText } from '../../core/index.js';
@@ -131,6 +132,26 @@ export async function relayMain(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`patchbay: ${scrubText(err instanceof Error ? err.message : String(err))}\n`);
     return EXIT_FAILURE;
   }
+}
+
+/**
+ * The whole `patchbay relay …` process, for bin/patchbay.js: it runs this from the relay-only
+ * bundle (dist/main/cli/relay/patchbay-relay.mjs, scripts/build-electron.mjs), one file and none
+ * of the other commands, so a client's relay answers sooner. Ends as main.ts ends a relay: as soon
+ * as stdout has taken the last line.
+ */
+export async function runRelayProcess(args: string[]): Promise<void> {
+  // `… | head` closing stdout early is the client going away, not an error worth a stack.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, platform: process.platform, homedir: os.homedir(), cwd: process.cwd() };
+  const code = await relayMain(args, io);
+  process.exitCode = code;
+  process.stdout.write('', () => process.exit(code));
+  // Should stdout never drain (a client that stopped reading), still go.
+  setTimeout(() => process.exit(code), 2000).unref();
 }
 
 async function relay(ctx: CommandContext): Promise<number> {
