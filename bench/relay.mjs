@@ -667,7 +667,7 @@ export function relayChecks(res, o = {}) {
   const G = RELAY_GOALS;
   const hubHttp = r['hub-http']?.latency?.p50;
   return [
-    judge({ target: 'relay-hub: tools/call p50 ≤ hub-http p50 + 0.3 ms', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', limit: hubHttp !== undefined ? hubHttp + G.overHubHttpMs : NaN, measured: r['relay-hub']?.latency ? `${fmt(r['relay-hub'].latency.p50)} ms (hub-http ${hubHttp !== undefined ? fmt(hubHttp) : '–'} ms)` : undefined, missing: why('relay-hub') }),
+    judge({ target: 'relay-hub: tools/call p50 ≤ hub-http p50 + 0.3 ms', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', limit: hubHttp !== undefined ? hubHttp + G.overHubHttpMs : NaN, goal: `≤ hub-http p50 + ${G.overHubHttpMs} ms`, measured: r['relay-hub']?.latency ? `${fmt(r['relay-hub'].latency.p50)} ms (hub-http ${hubHttp !== undefined ? fmt(hubHttp) : '–'} ms)` : undefined, missing: why('relay-hub') }),
     judge({ target: 'relay-hub: calls/s at 16 relays ≥ 2× mcp-remote', value: r['relay-hub']?.throughput?.perSecond, unit: 'calls/s', dir: '>=', ratioGoal: G.hubCallsVsMcpRemote, ref: mr?.throughput?.perSecond, refName: 'mcp-remote', missing: why('relay-hub') }),
     judge({ target: 'relay-url: calls/s at 16 relays ≥ 1.5× mcp-remote', value: r['relay-url']?.throughput?.perSecond, unit: 'calls/s', dir: '>=', ratioGoal: G.urlCallsVsMcpRemote, ref: mr?.throughput?.perSecond, refName: 'mcp-remote', missing: why('relay-url') }),
     judge({ target: 'relay-hub: tools/call p50 ≤ 0.6× mcp-remote', value: r['relay-hub']?.latency?.p50, unit: 'ms', dir: '<=', ratioGoal: G.p50VsMcpRemote, ref: mr?.latency?.p50, refName: 'mcp-remote', missing: why('relay-hub') }),

@@ -41,6 +41,7 @@ const times = (x) => `${x.toFixed(2)}×`;
  * @param {number} [o.ratioGoal]        or: a limit of ratioGoal × ref
  * @param {number | undefined} [o.ref]  the reference figure (the floor's, mcp-remote's), in `unit`
  * @param {string} [o.refName]          what the reference is ("floor", "mcp-remote")
+ * @param {string} [o.goal]             the goal in words, shown when the limit is not known (its reference was not measured)
  * @param {string} [o.measured]         the figure as printed (default: value and unit, and the reference)
  * @param {string} [o.missing]          why the figure may be missing (printed when it is)
  * @param {boolean} [o.extra]
@@ -55,7 +56,9 @@ export function judge(o) {
   const limitOk = limit !== undefined && Number.isFinite(limit);
   const goal = byRatio
     ? `${sym} ${/** @type {number} */ (o.ratioGoal).toFixed(1)}× ${refName}${limitOk ? ` (${sym} ${fmt(/** @type {number} */ (limit))} ${o.unit})` : ''}`
-    : `${sym} ${fmt(/** @type {number} */ (o.limit))} ${o.unit}`;
+    : limitOk
+      ? `${sym} ${fmt(/** @type {number} */ (o.limit))} ${o.unit}`
+      : (o.goal ?? `${sym} (a reference not measured)`);
   const extra = o.extra ? { extra: true } : {};
   if (o.value === undefined || !Number.isFinite(o.value) || !limitOk) {
     const what = o.value === undefined || !Number.isFinite(o.value) ? o.missing ?? 'no figure' : `${refName} not measured`;
