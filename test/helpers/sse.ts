@@ -144,3 +144,13 @@ export function messagesOf(items: SseItem[]): JsonRpcMessage[] {
     .filter((e) => e.data.trim() !== '')
     .map((e) => JSON.parse(e.data) as JsonRpcMessage);
 }
+
+/** The SSE items of a body already read whole. */
+export async function sseItemsOfText(text: string): Promise<SseItem[]> {
+  const items: SseItem[] = [];
+  const body = (async function* () {
+    yield text;
+  })();
+  for await (const item of parseSse(body)) items.push(item);
+  return items;
+}

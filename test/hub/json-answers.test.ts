@@ -8,7 +8,6 @@
  *
  * Real child processes and real HTTP on loopback.
  */
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import '../helpers/cleanup.js';
 import { isResponse, toolCall, toolText, type JsonRpcMessage } from '../helpers/json-rpc.js';
@@ -16,7 +15,8 @@ import { messagesOfResponse, post } from '../helpers/mcp-http.js';
 import { liveBytes, MiB } from '../helpers/memory.js';
 import { rawStream } from '../helpers/raw-http.js';
 import { everythingServer, probeServer } from '../helpers/server-entries.js';
-import { eventsOf, messagesOf, parseSse, SseReader, type SseItem } from '../helpers/sse.js';
+import { eventsOf, messagesOf, SseReader, sseItemsOfText } from '../helpers/sse.js';
+import { readSlowly } from '../helpers/slow-read.js';
 import { connect } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor, withTimeout } from '../helpers/waits.js';
@@ -33,37 +33,7 @@ const SAMPLING_ANSWER = (id: JsonRpcMessage['id'], text: string): JsonRpcMessage
   result: { role: 'assistant', content: { type: 'text', text }, model: 'test-model', stopReason: 'endTurn' },
 });
 
-/** Reads a whole response slowly (a pause after every MiB) and returns its body. */
-function readSlowly(res: IncomingMessage): Promise<string> {
-  return withTimeout(
-    new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let sinceRest = 0;
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        sinceRest += chunk.length;
-        if (sinceRest < MiB) return;
-        sinceRest = 0;
-        res.pause();
-        setTimeout(() => res.resume(), 20);
-      });
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    }),
-    60_000,
-    'a slowly read response',
-  );
-}
 
-/** The SSE items of a body read whole. */
-async function sseItems(text: string): Promise<SseItem[]> {
-  const items: SseItem[] = [];
-  const body = (async function* () {
-    yield text;
-  })();
-  for await (const item of parseSse(body)) items.push(item);
-  return items;
-}
 
 describe('P6: a request whose answer comes first is answered with one JSON body (2025 door)', () => {
   for (const [server, mode] of [
@@ -253,8 +223,8 @@ describe('Q13: a client that stops reading a large JSON answer', () => {
     expect(held).toBeLessThan(3 * BIG);
     // The same session is served while that answer waits for its reader.
     expect(await client.tool('echo', { text: 'meanwhile' })).toBe('meanwhile');
-    const text = await readSlowly(res);
-    const answer = (json ? JSON.parse(text) : messagesOf(await sseItems(text)).at(-1)) as JsonRpcMessage;
+    const text = await readSlowly(res, 60_000);
+    const answer = (json ? JSON.parse(text) : messagesOf(await sseItemsOfText(text)).at(-1)) as JsonRpcMessage;
     expect(isResponse(answer) && answer.id === 1).toBe(true);
     expect((answer.result as { structuredContent: { pad: string } }).structuredContent.pad.length).toBe(BIG);
   }, 90_000);

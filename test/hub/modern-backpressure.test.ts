@@ -13,7 +13,6 @@
  * + external memory after a forced GC.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import '../helpers/cleanup.js';
@@ -21,10 +20,11 @@ import { isResponse, toolText, type JsonRpcMessage } from '../helpers/json-rpc.j
 import { messagesOfResponse } from '../helpers/mcp-http.js';
 import { rawStream } from '../helpers/raw-http.js';
 import { probeServer } from '../helpers/server-entries.js';
-import { messagesOf, parseSse, type SseItem } from '../helpers/sse.js';
+import { messagesOf, sseItemsOfText } from '../helpers/sse.js';
+import { readSlowly } from '../helpers/slow-read.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
-import { waitFor, withTimeout } from '../helpers/waits.js';
+import { waitFor } from '../helpers/waits.js';
 import { liveBytes, MiB } from '../helpers/memory.js';
 
 const BYTES = 16 * 1024;
@@ -63,36 +63,7 @@ async function modernTool(h: TestHub, id: number, name: string, args: Record<str
   return answer;
 }
 
-/** Reads a whole response slowly (a pause after every MiB) and returns its body. */
-function readSlowly(res: IncomingMessage): Promise<string> {
-  return withTimeout(
-    new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let sinceRest = 0;
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        sinceRest += chunk.length;
-        if (sinceRest < MiB) return;
-        sinceRest = 0;
-        res.pause();
-        setTimeout(() => res.resume(), 20);
-      });
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    }),
-    30_000,
-    'a slowly read response',
-  );
-}
 
-async function sseItemsOf(text: string): Promise<SseItem[]> {
-  const items: SseItem[] = [];
-  const body = (async function* () {
-    yield text;
-  })();
-  for await (const item of parseSse(body)) items.push(item);
-  return items;
-}
 
 function progressOf(messages: JsonRpcMessage[]): number[] {
   return messages.filter((m) => m.method === 'notifications/progress').map((m) => (m.params as { progress: number }).progress);
@@ -155,7 +126,7 @@ describe('modern door: flow control', () => {
     expect(streamed.res.statusCode).toBe(200);
     await waitFor(() => existsSync(doneFile), 'the probe to write its large notification and answer', 20_000, 50);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const messages = messagesOf(await sseItemsOf(await readSlowly(streamed.res)));
+    const messages = messagesOf(await sseItemsOfText(await readSlowly(streamed.res)));
     expect(messages).toHaveLength(2);
     expect(progressOf(messages)).toEqual([1]);
     expect(((messages[0]!.params as { message: string }).message).length).toBe(BIG);
