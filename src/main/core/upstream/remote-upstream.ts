@@ -243,7 +243,6 @@ export class RemoteUpstream implements UpstreamConnection {
     }
   }
 
-  /** `raw`: the server's own text, forwarded as it is (not serialized again) when the link kept it. */
   /** The links' POSTs by undici's request API (remote-post.ts): the same trace headers and exchange reports as `fetch`. */
   private async request(url: URL, init: RemoteRequestInit, ids: Array<string | number> | undefined): Promise<Dispatcher.ResponseData> {
     if (this.opts.traceHeaders) {
@@ -259,6 +258,7 @@ export class RemoteUpstream implements UpstreamConnection {
     }
   }
 
+  /** `serverText`: the server's own text, forwarded as it is (not serialized again) when the link kept it. */
   private reply(message: JsonRpcMessage, serverText?: string): void {
     const raw = serverText ?? stringifyOrUndefined(message);
     if (raw !== undefined) return this.onmessage?.(message, raw, false);
