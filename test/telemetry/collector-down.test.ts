@@ -51,7 +51,8 @@ describe('a collector that is down', () => {
     const down = () => records.filter((r) => r.message.includes('the collector did not take'));
     await waitFor(() => down().length > 0, 'the warning');
     for (let i = 0; i < 10; i++) await client.tool('echo', { text: 'more' });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Those calls' spans failed too (counted): the warning was still said only once.
+    await waitFor(() => telemetry.dropped.spans >= 80, 'the spans of 10 more calls dropped and counted', 10_000);
     expect(down()).toHaveLength(1);
     expect(down()[0]!.level).toBe('warn');
 

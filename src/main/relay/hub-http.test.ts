@@ -9,6 +9,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeIdleSockets, httpCall, HttpCallError, readText } from './hub-http.js';
 import { ResponseParser, type ResponseHead } from './hub-response.js';
+import { waitFor } from '../../../test/helpers/waits.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -52,9 +53,12 @@ describe('httpCall', () => {
   it('replaces an idle connection the server closed, without the caller seeing it', async () => {
     const server = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'));
     server.keepAliveTimeout = 50;
+    let closed = 0;
+    server.on('connection', (socket: net.Socket) => socket.once('close', () => closed++));
     const url = await listen(server);
     expect(await readText(await httpCall({ method: 'GET', url, headers: {} }))).toBe('ok');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The server closes the idle kept-alive connection (its keepAliveTimeout): wait for that.
+    await waitFor(() => closed === 1, 'the server to close the idle connection');
     expect(await readText(await httpCall({ method: 'GET', url, headers: {} }))).toBe('ok');
   });
 

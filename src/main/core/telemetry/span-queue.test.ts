@@ -1,6 +1,6 @@
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../log/logger.js';
 import { ExportHealth } from './export-health.js';
 import { SpanQueue } from './span-queue.js';
@@ -28,16 +28,13 @@ function exporter(answer: (batch: ReadableSpan[]) => ExportResult | undefined): 
   };
 }
 
-const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the span queue', () => {
   it('sends in batches, one export at a time', async () => {
     const e = exporter(() => ({ code: ExportResultCode.SUCCESS }));
     const { log } = recordingLog();
     const q = new SpanQueue(e, new ExportHealth(log, 'x'), { maxQueued: 100, batchSize: 4, delayMs: 10, exportTimeoutMs: 1000 });
     q.add(spans(10));
-    await tick(80);
-    expect(e.batches).toEqual([4, 4, 2]);
+    await vi.waitFor(() => expect(e.batches).toEqual([4, 4, 2]));
     expect(q.length).toBe(0);
   });
 
@@ -49,13 +46,12 @@ describe('the span queue', () => {
     const q = new SpanQueue(e, health, { maxQueued: 5, batchSize: 2, delayMs: 5, exportTimeoutMs: 1000 });
     q.add(spans(8));
     expect(health.dropped.spans).toBe(3);
-    await tick(80);
-    expect(health.dropped.spans).toBe(8);
+    await vi.waitFor(() => expect(health.dropped.spans).toBe(8));
     expect(lines.filter((l) => l.startsWith('warn'))).toHaveLength(1);
     expect(lines[0]).toContain('ECONNREFUSED');
     up = true;
     q.add(spans(2));
-    await tick(40);
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('takes exports again'))).toBe(true));
     expect(lines.filter((l) => l.includes('takes exports again'))).toEqual(['info telemetry: the collector takes exports again (8 spans dropped meanwhile, 8 since start)']);
   });
 
@@ -65,7 +61,8 @@ describe('the span queue', () => {
     const health = new ExportHealth(log, 'x');
     const q = new SpanQueue(e, health, { maxQueued: 100, batchSize: 2, delayMs: 5, exportTimeoutMs: 60_000 });
     q.add(spans(6));
-    await tick(20);
+    // The first batch is with the exporter (which never answers); four spans wait behind it.
+    await vi.waitFor(() => expect(e.batches).toEqual([2]));
     // The exporter never answers and its own timeout is a minute: a close that waited on it would
     // outlast the test's timeout (no clock asserted).
     await q.close(200);
