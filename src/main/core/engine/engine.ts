@@ -10,7 +10,7 @@
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, REPLICA_ID_PATTERN, type ServerConfig, type StdioServerConfig, type TelemetrySettings, isStdioServer } from '../../../shared/config-schema.js';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, REPLICA_ID_PATTERN, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
@@ -41,7 +41,8 @@ import { ToolPins } from '../profiles/tool-pins.js';
 import { ServerRegistry } from '../servers/server-registry.js';
 import { eraStatus } from '../servers/server-era.js';
 import { ServerStatusTracker } from '../servers/server-status.js';
-import type { Telemetry, TelemetryOptions } from '../telemetry/start-telemetry.js';
+import type { Telemetry } from '../telemetry/start-telemetry.js';
+import { remoteUrl, startEngineTelemetry } from './engine-telemetry.js';
 import { startTraffic } from '../traffic/start-traffic.js';
 import type { Traffic } from '../traffic/traffic.js';
 import { defaultUiRoot } from '../ui/static-files.js';
@@ -122,34 +123,6 @@ export interface RunningEngine {
 
 const log = createLogger('engine');
 
-/**
- * Telemetry is on when it is not disabled (`telemetry.enabled: false`, OTEL_SDK_DISABLED=true)
- * and an OTLP endpoint is given, in the config or the environment (as telemetry-effective.ts
- * tells the Settings panel). Decided here, before anything of it is loaded: with it off, neither
- * telemetry/ nor any @opentelemetry package is imported.
- */
-function telemetryWanted(settings: TelemetrySettings | undefined, env: NodeJS.ProcessEnv): boolean {
-  const set = (v: string | undefined): boolean => v !== undefined && v.trim() !== '';
-  if (settings?.enabled === false || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  return [settings?.endpoint, settings?.tracesEndpoint, settings?.metricsEndpoint, env.OTEL_EXPORTER_OTLP_ENDPOINT, env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT].some(set);
-}
-
-/** A remote server's configured URL (its `server.address` on spans); undefined for a stdio server or a profile. */
-function remoteUrl(server: ServerConfig | undefined): string | undefined {
-  return server === undefined || isStdioServer(server) ? undefined : server.url;
-}
-
-/** Starts telemetry (a dynamic import: docs/observability.md); a setting that cannot work leaves it off, said in the log. */
-async function loadTelemetry(options: TelemetryOptions): Promise<Telemetry | { failed: string }> {
-  try {
-    const { startTelemetry } = await import('../telemetry/start-telemetry.js');
-    return await startTelemetry(options);
-  } catch (err) {
-    log.error(`telemetry is off: ${(err as Error).message}`);
-    return { failed: (err as Error).message };
-  }
-}
-
 export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
   await ensureDataDir(options.dataDir);
   const paths = dataPaths(options.dataDir);
@@ -173,11 +146,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   // The inspector's statistics count exchanges whenever the pipeline runs, and never make it run.
   capture.traffic.onExchange((x) => inspection.inspector.stats.record(x), { passive: true });
   let telemetrySettings = JSON.stringify(config.get().telemetry ?? null);
-  const started = telemetryWanted(config.get().telemetry, process.env)
-    ? await loadTelemetry({ settings: config.get().telemetry, env: process.env, secrets, traffic: capture.traffic, serverUrl: (id) => remoteUrl(config.get().mcpServers[id]), version: PATCHBAY_VERSION, logger: log.child('telemetry'), ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}) })
-    : undefined;
-  const telemetry = started !== undefined && 'tracer' in started ? started : undefined;
-  const telemetryFailed = started !== undefined && 'failed' in started ? started.failed : undefined;
+  const engineTelemetry = await startEngineTelemetry(
+    config.get().telemetry,
+    { env: process.env, secrets, traffic: capture.traffic, serverUrl: (id) => remoteUrl(config.get().mcpServers[id]), version: PATCHBAY_VERSION, logger: log.child('telemetry'), ...(options.replicaId !== undefined ? { replicaId: options.replicaId } : {}) },
+    log,
+  );
+  const telemetry = engineTelemetry.telemetry;
   // A test's own tracer wins; else telemetry's, which makes the hub trace every forwarded request.
   const tracer = options.tracer ?? telemetry?.tracer;
   const api = new ApiRegistry();
@@ -349,7 +323,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       configFile,
       ...(options.openUrl ? { openUrl: options.openUrl } : {}),
       // The exporter's own word: running, failed to start (why), or not started (settings read at start).
-      state: () => telemetry?.state() ?? (telemetryFailed !== undefined ? { active: false, reason: telemetryFailed } : undefined),
+      state: () => engineTelemetry.state(),
     },
   });
   status.start();
