@@ -112,3 +112,13 @@ export const PREFLIGHT_HEADERS: Record<string, string> = {
     'Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name',
   'Access-Control-Max-Age': '600',
 };
+
+/** How many Host headers a request has (the parser's flat name/value list: names at even indexes). */
+export function hostHeaders(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
+}

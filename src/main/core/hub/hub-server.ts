@@ -8,10 +8,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ErrorCode, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { ErrorCode } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
 import { REPLICA_ID_PATTERN } from '../../../shared/config-schema.js';
-import { allowedHostSet, allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, PREFLIGHT_HEADERS, type ClientTokenVerifier } from './guards.js';
+import { allowedHostSet, allowedOrigins, checkHost, checkOrigin, checkToken, corsHeaders, hostHeaders, PREFLIGHT_HEADERS, type ClientTokenVerifier } from './guards.js';
+import { wellKnown } from './well-known.js';
 import { sendError, sendJson } from '../protocol/http-util.js';
 import type { HttpRoute } from '../protocol/http-route.js';
 import { mcpDoor, type EndpointContext } from './mcp-endpoint.js';
@@ -347,7 +348,7 @@ export class Hub {
     if (path === '/health') return sendJson(res, 200, { status: 'ok' }, cors);
     // Readiness for a load balancer or an orchestrator: no auth, and it tells nothing else (P25).
     if (path === '/health/ready') return this.closed || this.options.ready?.() === false ? sendJson(res, 503, { status: 'unavailable' }, cors) : sendJson(res, 200, { status: 'ready' }, cors);
-    if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, this.wellKnown(), cors);
+    if (path === '/.well-known/mcp-config' || path === '/mcp/.well-known/mcp-config') return sendJson(res, 200, wellKnown(this.options.version, this.options.token !== undefined), cors);
     if (isUnder(path, '/api')) {
       // The API says nothing, not even "not found", to a caller without the token (P25).
       const denied = this.checkAuth(req);
@@ -388,31 +389,4 @@ export class Hub {
     if (this.options.authorize?.(req)) return undefined;
     return auth;
   }
-
-  /** Describes the hub; reveals no server names, paths or config (P25). */
-  private wellKnown(): Record<string, unknown> {
-    return {
-      name: 'patchbay',
-      version: this.options.version,
-      transport: 'streamable-http',
-      endpoint: '/mcp/{server}',
-      protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
-      // Both eras on every endpoint, whatever era the server behind it speaks: the hub bridges.
-      eras: {
-        legacy: { protocolVersions: SUPPORTED_PROTOCOL_VERSIONS, sessions: true, legacySse: '/sse/{server}' },
-        modern: { protocolVersions: MODERN_PROTOCOL_VERSIONS, sessions: false },
-      },
-      authentication: this.options.token === undefined ? 'none' : 'bearer',
-    };
-  }
-}
-
-/** How many Host headers a request has (the parser's flat name/value list: names at even indexes). */
-function hostHeaders(raw: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') n++;
-  }
-  return n;
 }
