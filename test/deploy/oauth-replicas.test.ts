@@ -3,7 +3,7 @@
  * store is one file. Two engines on one data dir, against the OAuth fixture, which rotates refresh
  * tokens (each is accepted once, as OAuth 2.1 asks of public clients): when the access token nears
  * its expiry both want to refresh at the same moment, and the refresh lock in the data dir
- * (core/oauth/refresh-lock.ts) lets one refresh while the other waits, reads the store again and
+ * (core/fs/file-lock.ts) lets one refresh while the other waits, reads the store again and
  * uses the new token. Without it the second refresh spends a refresh token already spent, the
  * authorization server refuses it, and the tokens are dropped for both.
  */

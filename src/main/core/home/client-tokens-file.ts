@@ -3,8 +3,9 @@
  * leniently, writing it (with revoked records capped), its change stamp, and the lock file that
  * orders writers in different processes.
  */
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { errCode } from '../fs/err-code.js';
+import { fileLock, type CrossProcessLock } from '../fs/file-lock.js';
 import type { ClientTokenInfo } from './client-tokens.js';
 
 /** Revoked records kept (newest first) so a revoked token gets "revoked", not "unknown". */
@@ -69,27 +70,7 @@ export function render(tokens: StoredToken[]): string {
   return JSON.stringify({ version: 1, tokens: records }, null, 2) + '\n';
 }
 
-/** A lock file created exclusively (resolves to its release); one left by a crashed process is taken over after LOCK_STALE_MS. */
-export async function lock(lockFile: string): Promise<() => Promise<void>> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lockFile, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => unlink(lockFile).catch(() => undefined);
-    } catch (err) {
-      if (errCode(err) !== 'EEXIST') throw err;
-    }
-    const age = await stat(lockFile).then(
-      (s) => Date.now() - s.mtimeMs,
-      () => 0,
-    );
-    if (age > LOCK_STALE_MS) {
-      await unlink(lockFile).catch(() => undefined);
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`the client token store is locked by another Patchbay process (${lockFile}); if none is running, delete that file`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** The store's lock (fs/file-lock.ts), shared by every process on this data dir. */
+export function storeLock(lockFile: string): CrossProcessLock {
+  return fileLock(lockFile, { staleMs: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS, busy: 'the client token store is locked by another Patchbay process' });
 }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { errCode } from '../fs/err-code.js';
 import { addLogScrubber, createLogger } from '../log/logger.js';
-import { lock, parseStore, readStore, render, stampOf, type StoredToken } from './client-tokens-file.js';
+import { parseStore, storeLock, readStore, render, stampOf, type StoredToken } from './client-tokens-file.js';
 
 const log = createLogger('client-tokens');
 
@@ -260,16 +260,13 @@ export class ClientTokenStore {
   private update<T>(change: (tokens: StoredToken[]) => T, notify = true): Promise<T> {
     const run = this.queue.then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      const release = await lock(this.file + '.lock');
-      try {
+      return storeLock(this.file + '.lock').run(async () => {
         const tokens = await readStore(this.file);
         const result = change(tokens);
         await writeFileAtomic(this.file, render(tokens), { mode: 0o600 });
         this.apply(tokens, await stampOf(this.file), notify);
         return result;
-      } finally {
-        await release();
-      }
+      });
     });
     this.queue = run.catch(() => undefined);
     return run;

@@ -18,11 +18,11 @@ import type { RemoteFetch } from '../upstream/remote-fetch.js';
 import type { RemoteAuth } from '../upstream/remote-upstream.js';
 import type { LoginFlow } from './login-flow.js';
 import type { OpenUrl } from './openers.js';
-import { fileLock, type CrossProcessLock } from './refresh-lock.js';
+import { fileLock, type CrossProcessLock } from '../fs/file-lock.js';
 import { ServerAuth } from './server-auth.js';
 import { OAuthTokenStore } from './token-store.js';
 
-/** In the data dir: held by whichever process sharing it refreshes a token (refresh-lock.ts). */
+/** In the data dir: held by whichever process sharing it refreshes a token (fs/file-lock.ts). */
 export const REFRESH_LOCK_FILE = 'oauth-refresh.lock';
 
 export type OAuthEvent =
@@ -46,7 +46,7 @@ export interface OAuthServiceOptions {
   clientName?: string;
   /**
    * The data dir the secret store is in: refreshes take a lock file there, since every process
-   * sharing it (replicas, a relay's engine) shares the tokens (refresh-lock.ts). None: no lock.
+   * sharing it (replicas, a relay's engine) shares the tokens (fs/file-lock.ts). None: no lock.
    */
   lockDir?: string;
 }
@@ -67,7 +67,7 @@ export class OAuthService {
 
   constructor(private readonly options: OAuthServiceOptions) {
     this.store = new OAuthTokenStore(options.secrets, options.logger);
-    this.refreshLock = options.lockDir === undefined ? undefined : fileLock(path.join(options.lockDir, REFRESH_LOCK_FILE));
+    this.refreshLock = options.lockDir === undefined ? undefined : fileLock(path.join(options.lockDir, REFRESH_LOCK_FILE), { busy: 'another Patchbay process sharing this data dir is refreshing an OAuth token (it takes seconds)' });
   }
 
   /** The auth a remote connection of `serverId` uses, or undefined when OAuth is off for it. */

@@ -9,7 +9,7 @@
  *   token already has every scope asked for, signing in again cannot help and the error says so.
  * - Every `auth()` call runs under a lock, so two sessions never race on a verifier or a refresh
  *   token. The browser opens outside it: the callback that finishes the sign-in takes the lock.
- * - A refresh also holds a lock file in the data dir (refresh-lock.ts), and reads the store again
+ * - A refresh also holds a lock file in the data dir (fs/file-lock.ts), and reads the store again
  *   under it: replicas sharing the data dir share the tokens, and refresh each one once.
  */
 import {
@@ -31,7 +31,7 @@ import { describeAuthError, expiresSoon, isSameOriginLegacyIssuer, tokenStatus }
 import { createLoginFlow, isJoinable, waitForLogin, type LoginFlow } from './login-flow.js';
 import { CredentialsRefused, InteractionNeeded, UpstreamAuthError } from '../upstream/upstream-auth-errors.js';
 import { PatchbayOAuthProvider, type ProviderHost } from './oauth-provider.js';
-import type { CrossProcessLock } from './refresh-lock.js';
+import type { CrossProcessLock } from '../fs/file-lock.js';
 import type { OAuthTokenStore, TokenRecord } from './token-store.js';
 
 export interface ServerAuthDeps {
@@ -47,7 +47,7 @@ export interface ServerAuthDeps {
   loginStarted(auth: ServerAuth, flow: LoginFlow, reason: string): void;
   /** A sign-in ended (the flow is unregistered by the service). */
   loginFinished(auth: ServerAuth, flow: LoginFlow, outcome: { ok: boolean; message?: string; issuer?: string }): void;
-  /** Held around a refresh: other processes sharing the secret store refresh the same tokens (refresh-lock.ts). */
+  /** Held around a refresh: other processes sharing the secret store refresh the same tokens (fs/file-lock.ts). */
   refreshLock?: CrossProcessLock;
 }
 

@@ -1,23 +1,18 @@
 /**
- * One OAuth refresh at a time among the processes that share a data dir: replicas of
- * `patchbay serve` on one volume (docs/deploy.md), or a relay's engine beside the hub. They share
- * the secret store, so they share each server's refresh token; an authorization server that
- * rotates refresh tokens (OAuth 2.1 asks it to, for public clients) accepts each one once, so two
- * processes refreshing the same token at once would leave one of them with a refused grant, and
- * the SDK then drops the stored tokens for everyone. The refresh runs under this lock, and reads
- * the store again once it holds it (server-auth.ts): whoever comes second finds the first one's
- * fresh token and uses it.
+ * A lock among the processes that share a data dir — replicas of `patchbay serve` on one volume
+ * (docs/deploy.md), the CLI beside the hub, a relay's engine — for what they all rewrite: the
+ * client-token store (home/client-tokens.ts), an OAuth refresh (oauth/server-auth.ts: a rotating
+ * refresh token is accepted once, so two processes refreshing it at once would lose it for all).
  *
  * The lock is a file created exclusively (`open(…, 'wx')`), which works across processes, hosts
  * and containers on a shared volume, where process ids mean nothing. Its holder touches it while
  * it works, so a lock whose file has not been touched for `staleMs` was left by a process that
- * died, and is taken over. One lock per data dir (not per token): refreshes are rare, and the
- * secret store file they all rewrite is then written by one of them at a time too.
+ * died, and is taken over; a holder releases only its own (a nonce), never one taken over.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { open, readFile, stat, unlink, utimes } from 'node:fs/promises';
-import { errCode } from '../fs/err-code.js';
+import { errCode } from './err-code.js';
 
 export interface CrossProcessLock {
   /** Runs `task` while holding the lock; rejects (without running it) if the lock cannot be had in time. */
@@ -31,6 +26,8 @@ export interface FileLockOptions {
   waitMs?: number;
   /** How often the holder touches the file. Default staleMs / 4. */
   beatMs?: number;
+  /** What the error says when the lock cannot be had in time: what the lock guards, what to do. */
+  busy?: string;
 }
 
 export function fileLock(file: string, options: FileLockOptions = {}): CrossProcessLock {
@@ -61,7 +58,7 @@ export function fileLock(file: string, options: FileLockOptions = {}): CrossProc
         await unlink(file).catch(() => undefined);
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`another Patchbay process sharing this data dir holds ${file} (a refresh takes seconds; if no Patchbay runs, delete that file)`);
+      if (Date.now() > deadline) throw new Error(`${options.busy ?? 'another Patchbay process sharing this data dir holds the lock'} (${file}); if no Patchbay process runs, delete that file`);
       await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
     }
   };

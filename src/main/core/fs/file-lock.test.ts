@@ -2,12 +2,12 @@ import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fileLock } from './refresh-lock.js';
+import { fileLock } from './file-lock.js';
 
 let dir: string;
 let file: string;
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-refresh-lock-'));
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-file-lock-'));
   file = path.join(dir, 'oauth-refresh.lock');
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
@@ -48,7 +48,7 @@ describe('the refresh lock file', () => {
       fileLock(file, { staleMs: 10_000, waitMs: 200 }).run(async () => {
         ran = true;
       }),
-    ).rejects.toThrow(/another Patchbay process sharing this data dir holds/);
+    ).rejects.toThrow(/another Patchbay process sharing this data dir holds the lock \(.*\); if no Patchbay process runs, delete that file/);
     expect(ran).toBe(false);
     // Someone else's lock is left alone.
     expect((await stat(file)).isFile()).toBe(true);
