@@ -16,7 +16,7 @@ import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
 import { ApiRegistry } from '../api/api-registry.js';
 import { apiRoute } from '../api/http-api.js';
-import { createClientsRuntime, type ClientsRuntimeOptions } from '../clients/clients-runtime.js';
+import type { ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
 import { LegacyBridge } from '../bridge/legacy-bridge.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -306,7 +306,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     },
     inspector: { inspector: inspection.inspector, hub, hubUrl: url, version: PATCHBAY_VERSION },
     oauth,
-    clients: createClientsRuntime({
+    clients: {
       dataDir: options.dataDir,
       configFile,
       config,
@@ -314,7 +314,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       tokens: clientTokens,
       engine: { port, url, serverEras: () => Object.fromEntries(status.all().map((s) => [s.id, s.era])) },
       ...(options.clients ?? {}),
-    }),
+    },
     playground: { openSession: (id) => hub.openLocalSession(id, 'playground'), captureIdOf: (key) => inspection.inspector.captureIdOf(key), version: PATCHBAY_VERSION },
     profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
     telemetry: {

@@ -16,8 +16,8 @@ import { serversContract } from '../../../shared/api/servers-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
 import { telemetryContract } from '../../../shared/api/telemetry-contract.js';
 import type { ApiRegistry } from '../api/api-registry.js';
-import { clientsHandlers } from '../clients/clients-api.js';
-import type { ClientsRuntime } from '../clients/clients-runtime.js';
+import { lazyHandlers } from '../api/lazy-handlers.js';
+import type { ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Hub } from '../hub/hub-server.js';
 import { inspectorHandlers } from '../inspector/inspector-api.js';
@@ -42,7 +42,8 @@ export interface ApiDomains {
   settings: Omit<SettingsDeps, 'api'>;
   inspector: { inspector: Inspector; hub: Hub; hubUrl: string; version: string };
   oauth: OAuthService;
-  clients: ClientsRuntime;
+  /** What the clients runtime is made of; it is created, with its modules loaded, on the first clients call. */
+  clients: ClientsRuntimeOptions;
   playground: Pick<PlaygroundDeps, 'openSession' | 'captureIdOf' | 'version'>;
   profiles: ProfilesDeps;
   telemetry: TelemetrySettingsDeps;
@@ -56,7 +57,13 @@ export function registerApi(api: ApiRegistry, domains: ApiDomains): void {
   api.register(settingsContract, settingsHandlers({ ...domains.settings, api }));
   api.register(inspectorContract, inspectorHandlers(domains.inspector));
   api.register(oauthContract, oauthHandlers(domains.oauth));
-  api.register(clientsContract, clientsHandlers(api, domains.clients));
+  api.register(
+    clientsContract,
+    lazyHandlers(clientsContract, async () => {
+      const [{ clientsHandlers }, { createClientsRuntime }] = await Promise.all([import('../clients/clients-api.js'), import('../clients/clients-runtime.js')]);
+      return clientsHandlers(api, createClientsRuntime(domains.clients));
+    }),
+  );
   api.register(playgroundContract, playgroundApi(api, domains.playground));
   api.register(profilesContract, profilesHandlers(domains.profiles, api));
   api.register(telemetryContract, telemetryHandlers(domains.telemetry));
