@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Profile mode (--profile), instead of the workloads: the hub under node --cpu-prof with the
- * throughput workload (both modes) and the 1 MiB workload, and where its CPU time goes
+ * throughput workload (both modes), the 1 MiB workload and sequential calls to a remote upstream, and where its CPU time goes
  * (bench/profile-summary.mjs). The profiles are kept in bench/results/profile-<timestamp>/.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { REPO, RESULTS, timestamp } from '../lib/paths.mjs';
 import { formatSummary, summarizeProfile } from '../profile-summary.mjs';
 import { hubBuild, startHub } from '../targets/hub.mjs';
 import { blobWorkload } from './blob.mjs';
+import { latencyWorkload } from './latency.mjs';
 import { throughputWorkload } from './throughput.mjs';
 
 /**
@@ -25,10 +26,12 @@ export async function profileHub(cfg, seconds) {
     { name: 'hub-throughput', shared: false, workload: 'throughput' },
     { name: 'hub-shared-throughput', shared: true, workload: 'throughput' },
     { name: 'hub-blob', shared: false, workload: 'blob' },
+    // The hub in front of the floor's own HTTP server, sequential calls: what its remote client adds per call.
+    { name: 'hub-remote-latency', shared: false, workload: 'latency', remote: true },
   ];
   for (const run of runs) {
     const profDir = path.join(dir, run.name);
-    const running = await startHub({ shared: run.shared })({
+    const running = await startHub({ shared: run.shared, remote: run.remote === true })({
       nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
     });
     let figures;
@@ -36,7 +39,9 @@ export async function profileHub(cfg, seconds) {
       figures =
         run.workload === 'throughput'
           ? await throughputWorkload(running, cfg, seconds)
-          : await blobWorkload(running, cfg);
+          : run.workload === 'latency'
+            ? await latencyWorkload(running, cfg)
+            : await blobWorkload(running, cfg);
     } finally {
       await running.stop(); // SIGTERM: the hub shuts down cleanly and node writes the profile
     }
