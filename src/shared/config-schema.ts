@@ -151,6 +151,8 @@ export const profileMemberSchema = z.looseObject({
   tools: itemRuleSchema.optional(),
   prompts: itemRuleSchema.optional(),
   resources: itemRuleSchema.optional(),
+  /** This member's names qualified with its id or not, over the profile's `prefix`. */
+  prefix: z.boolean().optional(),
 });
 
 const memberKeySchema = z.string().refine((k) => k === ALL_SERVERS || SERVER_ID_PATTERN.test(k), 'a server id, or "*" for every enabled server');
@@ -162,7 +164,10 @@ export const profileSchema = z.looseObject({
   description: z.string().max(500).optional(),
   /** Members: a list of server ids (`"*"` = every enabled server), or id → what it exposes. Omitted: `["*"]`. */
   servers: z.union([z.array(memberKeySchema), z.record(memberKeySchema, profileMemberSchema)]).optional(),
-  /** Qualify tool and prompt names with the server id (default true); only a one-server profile may turn it off. */
+  /**
+   * Qualify tool and prompt names with the server id (default true). Off, names are the servers'
+   * own; two members' tools of the same name then both take a suffix (docs/profiles.md).
+   */
   prefix: z.boolean().optional(),
   holdChangedTools: holdChangedToolsSchema.optional(),
 });

@@ -16,7 +16,7 @@ describe('profiles in config.json', () => {
       mcpServers: { alpha: alphaServer(), beta: betaServer(), '@sneaky': alphaServer() },
       profiles: {
         work: { servers: ['alpha', 'beta', 'alpha', 3], prefix: false, holdChangedTools: 'sometimes' },
-        notes: { servers: { alpha: { tools: 'read_*', prompts: { deny: 'x' } } } },
+        notes: { servers: { alpha: { tools: 'read_*', prompts: { deny: 'x' }, prefix: 'no' } } },
         'bad name!': {},
         flat: 'alpha',
       },
@@ -28,10 +28,10 @@ describe('profiles in config.json', () => {
       '$.mcpServers["@sneaky"]': 'invalid server id: it may not start with "@" (/mcp/@<name> is a profile\'s endpoint)',
       '$.profiles.work.servers[2]': '"alpha" is listed twice',
       '$.profiles.work.servers[3]': 'a member must be a server id (a string), got a number',
-      '$.profiles.work.prefix': 'prefix: false needs a profile of exactly one server, named (tool names of several servers could collide)',
       '$.profiles.work.holdChangedTools': expect.stringContaining('remote'),
       '$.profiles.notes.servers.alpha.tools': 'must be true, false, a list of names or globs such as ["read_*"], or {"allow": [...], "deny": [...]}; got a string',
       '$.profiles.notes.servers.alpha.prompts.deny': 'must be a list of names or globs, got a string',
+      '$.profiles.notes.servers.alpha.prefix': 'must be true or false, got a string',
       '$.profiles["bad name!"]': expect.stringMatching(/^invalid profile name: /),
       '$.profiles.flat': 'a profile must be an object such as {"servers": ["fs", "github"]}, got a string',
     });

@@ -51,6 +51,8 @@ export const profileToolSchema = z.object({
   pin: z.enum(['new', 'pinned', 'changed']).optional(),
   /** Changed, and held back from clients until approved. */
   held: z.boolean(),
+  /** An MCP App's tool only its app calls: not in the model's list (nor the totals), callable. */
+  appOnly: z.boolean().optional(),
   /** Tokens of what a client sends a model for it (name, title, description, schemas). */
   tokens: z.number().int(),
 });

@@ -20,7 +20,7 @@ const KIND_OPTIONS: CliOption[] = [
 ];
 const PROFILE_OPTIONS: CliOption[] = [
   { name: 'description', type: 'string', valueName: 'TEXT', description: 'One line saying what the profile is for' },
-  { name: 'no-prefix', type: 'boolean', description: 'Keep tool names unprefixed (a profile of one server only)' },
+  { name: 'no-prefix', type: 'boolean', description: "Keep tool and prompt names as the servers name them (names two servers share take a suffix)" },
   { name: 'prefix', type: 'boolean', description: 'Qualify names as <server>__<tool> (the default)' },
   { name: 'hold', type: 'string', valueName: 'remote|always|never', description: 'Hold changed tools back until approved: for remote servers (default), always, never' },
 ];

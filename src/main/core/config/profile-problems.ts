@@ -1,7 +1,7 @@
 /**
  * The `profiles` section of config.json, checked by hand where zod's union errors ("Invalid
  * input") would not say which part is wrong: the member list, each member's tool / prompt /
- * resource rules, and `prefix: false` on a profile of several servers. Messages name keys and
+ * resource rules and its `prefix`. Messages name keys and
  * types, never values (docs/profiles.md has the shape).
  */
 import { ALL_SERVERS, profileSchema, SERVER_ID_PATTERN } from '../../../shared/config-schema.js';
@@ -26,18 +26,12 @@ export function profileProblems(name: string, entry: unknown): ProfileProblem[] 
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push({ path: [...base, ...issue.path], message: issue.message });
   }
-  const members = servers === undefined ? [ALL_SERVERS] : memberProblems(servers, [...base, 'servers'], problems);
-  if (entry.prefix === false && members !== undefined && (members.length !== 1 || members[0] === ALL_SERVERS)) {
-    problems.push({
-      path: [...base, 'prefix'],
-      message: 'prefix: false needs a profile of exactly one server, named (tool names of several servers could collide)',
-    });
-  }
+  if (servers !== undefined) memberProblems(servers, [...base, 'servers'], problems);
   return problems;
 }
 
-/** Checks `servers`; returns the member keys when their shape is right. */
-function memberProblems(servers: unknown, path: PropertyKey[], out: ProfileProblem[]): string[] | undefined {
+/** Checks `servers`. */
+function memberProblems(servers: unknown, path: PropertyKey[], out: ProfileProblem[]): void {
   if (Array.isArray(servers)) {
     const seen = new Set<string>();
     servers.forEach((id, i) => {
@@ -45,11 +39,11 @@ function memberProblems(servers: unknown, path: PropertyKey[], out: ProfileProbl
       else if (seen.has(id)) out.push({ path: [...path, i], message: `"${id}" is listed twice` });
       else seen.add(id);
     });
-    return servers.filter((s): s is string => typeof s === 'string');
+    return;
   }
   if (!isObject(servers)) {
     out.push({ path, message: `must be a list of server ids or an object of server id → what it exposes, e.g. ${SERVERS_EXAMPLE}; got ${typeName(servers)}` });
-    return undefined;
+    return;
   }
   for (const [id, member] of Object.entries(servers)) {
     const at = [...path, id];
@@ -59,8 +53,8 @@ function memberProblems(servers: unknown, path: PropertyKey[], out: ProfileProbl
       continue;
     }
     for (const kind of RULE_KINDS) if (kind in member) ruleProblems(member[kind], [...at, kind], out);
+    if ('prefix' in member && typeof member.prefix !== 'boolean') out.push({ path: [...at, 'prefix'], message: `must be true or false, got ${typeName(member.prefix)}` });
   }
-  return Object.keys(servers);
 }
 
 function ruleProblems(rule: unknown, path: PropertyKey[], out: ProfileProblem[]): void {

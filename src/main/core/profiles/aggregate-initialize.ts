@@ -38,6 +38,15 @@ export function mergedCapabilities(members: readonly MemberAnswer[]): { capabili
   }
   if (has('logging')) capabilities.logging = {};
   if (has('completions')) capabilities.completions = {};
+  // Extensions (e.g. MCP Apps, io.modelcontextprotocol/ui): each one any member declares, with the
+  // settings of the first that does — a client must not lose an extension because it is behind a profile.
+  const extensions: Record<string, unknown> = {};
+  for (const m of members) {
+    const declared = m.init?.capabilities.extensions;
+    if (typeof declared !== 'object' || declared === null) continue;
+    for (const [id, settings] of Object.entries(declared)) if (!(id in extensions)) extensions[id] = settings;
+  }
+  if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   return { capabilities, declared: { tools: true, prompts: capabilities.prompts !== undefined, resources: capabilities.resources !== undefined } };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Where one client request of an aggregated session goes: answered here (ping, the lists),
  * refused (an unknown or held-back tool), sent to every member (log level), or forwarded to the
- * member that owns it under its original name. Resources keep their URIs: a read goes to the
+ * member that owns it under its original name — a tool also by its member's own name, when only
+ * one member has a tool so named (an MCP App's calls: docs/profiles.md). Resources keep their URIs: a read goes to the
  * member that lists the URI (the first in profile order when two do), else to the first whose
  * template matches, else — a URI nobody listed, such as one a tool returned — to the only
  * member with resources, or to each in turn until one has it.
@@ -81,7 +82,17 @@ async function routeNamed(message: JsonRpcRequest, raw: string | undefined, ctx:
   const what = kind === 'tools' ? 'tool' : 'prompt';
   if (typeof name !== 'string') return { kind: 'error', code: INVALID_PARAMS, message: `Invalid params: ${what} name missing` };
   const merged = ctx.lists.cached(kind) ?? (await ctx.lists.get(kind));
-  const entry = merged.data.byName.get(name);
+  let entry = merged.data.byName.get(name);
+  if (!entry && kind === 'tools') {
+    // Not a name of the profile's list: a member's own name (as an MCP App calls its server's
+    // tools), when exactly one member's allowed tool has it.
+    const own = (merged.data.byOwnName?.get(name) ?? []).filter((e) => e.enabled);
+    if (own.length > 1) {
+      const names = own.map((e) => e.exposed).join(', ');
+      return { kind: 'error', code: INVALID_PARAMS, message: `Tool ${name} is offered by ${own.length} servers of this profile (${own.map((e) => e.server).join(', ')}): call it by its name in the profile (${names})`, data: { candidates: own.map((e) => e.exposed) } };
+    }
+    entry = own[0];
+  }
   if (!entry || !entry.enabled) return { kind: 'error', code: INVALID_PARAMS, message: `Unknown ${what}: ${name}`, ...(entry ? {} : { unknown: kind }) };
   if ('held' in entry && entry.held) {
     return {

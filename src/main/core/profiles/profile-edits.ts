@@ -71,8 +71,6 @@ export function removeServer(draft: PatchbayConfig, name: string, server: string
   }
   entries = entries.filter(([id]) => id !== server);
   profile.servers = Array.isArray(profile.servers) || profile.servers === undefined ? entries.map(([id]) => id) : Object.fromEntries(entries);
-  // One member left may have prefixing off; none left may not keep it off (the config check says why).
-  if (profile.prefix === false && entries.length !== 1) delete profile.prefix;
 }
 
 /** Turns one tool, prompt or resource (a name or URI) of a member on or off. */

@@ -84,6 +84,7 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
           ...(member.tools.deniedBy(e.item.name) ? { deniedBy: member.tools.deniedBy(e.item.name)! } : {}),
           ...(e.status ? { pin: e.status } : {}),
           held: e.held,
+          ...(e.appOnly ? { appOnly: true } : {}),
           tokens: meter.tokens(toolCostText(e.item, e.exposed)),
         })),
       prompts: prompts.entries
@@ -101,7 +102,8 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
       totals: { tools: 0, tokens: 0 },
     };
     for (const t of view.tools) {
-      if (!t.enabled || t.held) continue;
+      // What the model sees: an app-only tool is not in its list.
+      if (!t.enabled || t.held || t.appOnly === true) continue;
       view.totals.tools++;
       view.totals.tokens += t.tokens;
     }

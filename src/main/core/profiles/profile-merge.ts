@@ -7,7 +7,7 @@
  */
 import type { PinStatus, ToolPins } from './tool-pins.js';
 import { holdsChanged, type ResolvedMember, type ResolvedProfile } from './profile-config.js';
-import { exposedNames, itemKey } from './safe-names.js';
+import { exposedNames, itemKey, type NamedItem } from './safe-names.js';
 import { toolDigest, type ToolDefinition } from './tool-digest.js';
 
 export interface NamedDefinition {
@@ -38,6 +38,11 @@ export interface ToolEntry extends NamedEntry<ToolDefinition> {
   status: PinStatus | undefined;
   /** Changed, and the profile holds changed tools of this member back. */
   held: boolean;
+  /**
+   * An MCP App's tool only its app may call (`_meta.ui.visibility` without "model"): left out of
+   * the list the model sees, callable all the same.
+   */
+  appOnly: boolean;
 }
 
 export interface UriEntry {
@@ -55,11 +60,19 @@ export interface Merged<E> {
   exposed: Array<Record<string, unknown>>;
   /** Exposed name (or URI) → entry, for routing. */
   byName: Map<string, E>;
+  /**
+   * Tools: a member's own name → its entries, for a call made with the name the server gave the
+   * tool (an MCP App calls its server's tools so, and the host passes that on unchanged).
+   */
+  byOwnName?: Map<string, E[]>;
 }
 
 function namesFor<T extends { name: string }>(lists: readonly MemberLists[], pick: (l: MemberLists) => readonly T[] | undefined, prefix: boolean): Map<string, string> {
-  const items: Array<{ server: string; name: string }> = [];
-  for (const l of lists) for (const item of pick(l) ?? []) items.push({ server: l.member.server, name: item.name });
+  const items: NamedItem[] = [];
+  for (const l of lists) {
+    const own = l.member.rules.prefix;
+    for (const item of pick(l) ?? []) items.push(own === undefined ? { server: l.member.server, name: item.name } : { server: l.member.server, name: item.name, prefix: own });
+  }
   return exposedNames(items, prefix);
 }
 
@@ -71,20 +84,30 @@ function renamed<T extends NamedDefinition>(item: T, exposed: string): Record<st
 
 export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists[], pins: ToolPins | undefined): Merged<ToolEntry> {
   const names = namesFor(lists, (l) => l.tools, profile.prefix);
-  const out: Merged<ToolEntry> = { entries: [], exposed: [], byName: new Map() };
+  const out: Merged<ToolEntry> = { entries: [], exposed: [], byName: new Map(), byOwnName: new Map() };
   for (const l of lists) {
     for (const tool of l.tools ?? []) {
       const exposed = names.get(itemKey(l.member.server, tool.name))!;
       const enabled = l.member.tools.allows(tool.name);
       const status = enabled && pins ? pins.check(profile.name, l.member.server, tool, toolDigest(tool)) : undefined;
       const held = status === 'changed' && holdsChanged(profile, l.member);
-      const entry: ToolEntry = { server: l.member.server, item: tool, exposed, enabled, status, held };
+      const appOnly = isAppOnly(tool);
+      const entry: ToolEntry = { server: l.member.server, item: tool, exposed, enabled, status, held, appOnly };
       out.entries.push(entry);
       out.byName.set(exposed, entry);
-      if (enabled && !held) out.exposed.push(renamed(tool, exposed));
+      const own = out.byOwnName!.get(tool.name);
+      if (own) own.push(entry);
+      else out.byOwnName!.set(tool.name, [entry]);
+      if (enabled && !held && !appOnly) out.exposed.push(renamed(tool, exposed));
     }
   }
   return out;
+}
+
+/** MCP Apps (io.modelcontextprotocol/ui): `visibility` defaults to ["model", "app"]. */
+export function isAppOnly(tool: ToolDefinition): boolean {
+  const visibility = (tool._meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
+  return Array.isArray(visibility) && !visibility.includes('model');
 }
 
 export function mergePrompts(profile: ResolvedProfile, lists: readonly MemberLists[]): Merged<NamedEntry<NamedDefinition>> {

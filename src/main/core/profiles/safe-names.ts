@@ -17,6 +17,8 @@ const SUFFIX_LENGTH = 6;
 export interface NamedItem {
   server: string;
   name: string;
+  /** This item's own prefixing (a member's `prefix`), over the call's default. */
+  prefix?: boolean;
 }
 
 /** Map key of an item: server and original name. */
@@ -42,16 +44,19 @@ function suffixed(base: string, item: NamedItem, length: number): string {
 }
 
 /**
- * Exposed names for a set of items (keyed by itemKey). With `prefix` false the names are the
- * items' own when they are already safe (a profile of one server).
+ * Exposed names for a set of items (keyed by itemKey). Unprefixed (`prefix` false, or the item's
+ * own `prefix` false) the names are the items' own when they are already safe; two unprefixed
+ * items of the same name collide and both take a suffix, like any collision.
  */
-export function exposedNames(items: readonly NamedItem[], prefix: boolean): Map<string, string> {
+export function exposedNames(items: readonly NamedItem[], defaultPrefix: boolean): Map<string, string> {
   const names = new Map<string, string>();
   const byName = new Map<string, NamedItem[]>();
   const plain = new Set<string>();
+  const safeOf = (item: NamedItem): string => ((item.prefix ?? defaultPrefix) ? `${sanitize(item.server)}${SEPARATOR}${sanitize(item.name)}` : sanitize(item.name));
   for (const item of items) {
+    const prefix = item.prefix ?? defaultPrefix;
     const raw = prefix ? `${item.server}${SEPARATOR}${item.name}` : item.name;
-    const safe = prefix ? `${sanitize(item.server)}${SEPARATOR}${sanitize(item.name)}` : sanitize(item.name);
+    const safe = safeOf(item);
     const key = itemKey(item.server, item.name);
     const name = safe === raw && raw.length <= MAX_NAME_LENGTH ? raw : suffixed(safe, item, SUFFIX_LENGTH);
     if (name === raw) plain.add(key);
@@ -65,7 +70,7 @@ export function exposedNames(items: readonly NamedItem[], prefix: boolean): Map<
     if (group.length < 2) continue;
     for (const item of group) {
       const key = itemKey(item.server, item.name);
-      const safe = prefix ? `${sanitize(item.server)}${SEPARATOR}${sanitize(item.name)}` : sanitize(item.name);
+      const safe = safeOf(item);
       names.set(key, plain.has(key) ? suffixed(safe, item, SUFFIX_LENGTH) : suffixed(safe, item, 12));
     }
     byName.delete(name);
