@@ -79,16 +79,17 @@ test('at 900 × 700: palette, shortcuts, empty filters, scroll reset, a failing 
     await expect(ui.getByRole('heading', { level: 1, name: 'Settings' })).toBeInViewport();
     expect(await ui.locator('main').evaluate((m) => m.scrollTop)).toBe(0);
 
-    // A server that fails is announced, wherever the person is, with a way to it.
+    // A server that fails is announced where the person is, with a way to it (the notice stays
+    // on that page: e2e/notices.spec.ts).
     await mcp.client.callTool({ name: 'crash', arguments: { code: 3 } }).catch(() => undefined);
     const notice = ui.getByTestId('notice-error');
     await expect(notice).toContainText('Server fx failed');
-    await ui.getByTestId('nav-servers').click();
-    expect(await fitsWidth(ui)).toBe(true);
-    await screenshot(ui, 'narrow-servers');
     await notice.getByRole('link', { name: 'Show' }).click();
     await expect(ui.getByRole('heading', { level: 1, name: 'fx' })).toBeVisible();
     await expect(notice).toHaveCount(0);
+    await ui.getByTestId('nav-servers').click();
+    expect(await fitsWidth(ui)).toBe(true);
+    await screenshot(ui, 'narrow-servers');
   } finally {
     await mcp.close();
   }

@@ -28,8 +28,42 @@ test('add a stdio server through the form, see its tools, then break it and see 
   await expect(ui.getByTestId('test-error')).toContainText('command not found: /nonexistent/patchbay-no-such-command');
   await screenshot(ui, 'server-error');
   await servers.open();
+  // The list follows the server's status events; a snapshot taken before the failure cannot undo it.
   await expect(servers.row('everything').getByTestId('server-state')).toHaveText('Error');
   await expect(servers.row('everything').getByTestId('server-last-error')).toContainText('command not found');
+  // The engine keeps it too: a fresh page (a fresh overview) says the same.
+  await ui.reload();
+  await expect(servers.row('everything').getByTestId('server-state')).toHaveText('Error');
+  await expect(servers.row('everything').getByTestId('server-last-error')).toContainText('command not found');
+});
+
+test.describe('a server page', () => {
+  test.use({ engineConfig: { mcpServers: { fx: everythingEntry() } } });
+
+  test('opens on its first tab, lists the tools its playground listed, and its numbers move with a test', async ({ ui }) => {
+    const servers = new ServersPage(ui);
+    await servers.open();
+    await servers.row('fx').getByRole('link', { name: 'fx', exact: true }).click();
+    const tabs = ui.getByRole('navigation', { name: 'fx views' }).getByRole('link');
+    await expect(tabs.first()).toHaveAttribute('aria-current', 'page');
+    await expect(tabs.first()).toHaveText('Details & stats');
+    await expect(ui.getByTestId('offers-unknown')).toBeVisible();
+
+    // The playground lists the tools; back on the details they are known without a test.
+    await ui.getByTestId('tab-playground').click();
+    await expect(ui.getByTestId('pg-list-tools').getByRole('link').first()).toBeVisible();
+    await ui.getByTestId('tab-details').click();
+    await expect(ui.getByTestId('known-offers')).toBeVisible();
+    await expect(servers.tools()).toContainText('echo');
+
+    // A test's own requests are calls: the numbers shown move with it.
+    const calls = ui.getByTestId('stat-calls');
+    await expect(calls).not.toHaveText('0');
+    const before = Number(await calls.textContent());
+    await ui.getByTestId('test-connection').click();
+    await expect(ui.getByTestId('test-result')).toBeVisible();
+    await expect.poll(async () => Number(await calls.textContent())).toBeGreaterThan(before);
+  });
 });
 
 test('the form says what to fix before anything is saved', async ({ ui }) => {

@@ -8,7 +8,7 @@ import { Nav } from './nav.js';
 import { Notices } from './notices.js';
 import { Palette } from './palette.js';
 import { useRoute } from './router.js';
-import { ServicesProvider, type Services } from './services.js';
+import { ServicesProvider, useServices, type Services } from './services.js';
 import { useGlobalShortcuts } from './shortcuts.js';
 
 // Screens other than the first one load when first visited: the first paint carries less.
@@ -43,14 +43,17 @@ function Shell() {
   // The page is the route without the playground's chosen item: picking a tool keeps the place.
   const page = JSON.stringify({ ...route, item: undefined });
   const first = useRef(true);
+  const { stores } = useServices();
   useEffect(() => {
+    // Notices tied to the last page (a server's failure) stay there.
+    stores.notices.getState().pageChanged(page);
     main.current?.scrollTo({ top: 0 });
     if (first.current) {
       first.current = false;
       return;
     }
     main.current?.focus({ preventScroll: true });
-  }, [page]);
+  }, [page, stores]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
@@ -69,8 +72,8 @@ function Shell() {
             {route.screen === 'settings' && <SettingsScreen />}
           </Suspense>
         </main>
+        <Notices />
       </div>
-      <Notices />
       <Palette open={palette} onClose={() => setPalette(false)} />
     </div>
   );

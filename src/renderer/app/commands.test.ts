@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApiResult } from '../../shared/api/contract.js';
 import type { AppEvent } from '../../shared/api/app-contract.js';
 import type { Bridge, BridgeStatus } from '../bridge/bridge.js';
-import { dispatchEvent, startEvents } from './commands.js';
+import { dispatchEvent, startEvents, testServer } from './commands.js';
 import { createStores, type Services } from './services.js';
 
 function fakeBridge(answers: Record<string, unknown> = {}) {
@@ -73,6 +73,31 @@ describe('event routing to stores', () => {
     dispatchEvent(services, { ...failed, cursor: 2 } as AppEvent);
     const notices = services.stores.notices.getState().notices;
     expect(notices).toEqual([expect.objectContaining({ tone: 'error', text: 'Server fx failed: exited with code 1', href: '#/servers/fx' })]);
+  });
+
+  it("a connection test refreshes the server's numbers (its own requests are calls)", async () => {
+    const fake = fakeBridge({ 'servers.test': { ok: true, tools: [], resources: [], prompts: [], durationMs: 3 }, 'inspector.stats': { servers: [{ server: 'fx', calls: 3, errors: 0 }] } });
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    await testServer(services, 'fx');
+    expect(fake.calls).toEqual(['servers.test', 'inspector.stats']);
+    expect(services.stores.servers.getState().stats.fx).toMatchObject({ calls: 3 });
+  });
+
+  it('no failure notice for a status older than the one shown, nor on the failing server\'s own page', () => {
+    const fake = fakeBridge();
+    const services: Services = { bridge: fake.bridge, stores: createStores() };
+    services.stores.servers.getState().overviewLoaded([{ id: 'fx', url: 'u', kind: 'stdio', config: { command: 'node' }, status: { id: 'fx', state: 'running', sessions: 1, children: 1, rev: 5 } }]);
+    const failed = (rev: number) => ({ channel: 'servers.status', cursor: rev, payload: { id: 'fx', state: 'error', sessions: 0, children: 0, rev, lastError: { message: 'exited with code 1', stage: 'exit', at: new Date().toISOString() } } }) as AppEvent;
+    dispatchEvent(services, failed(4));
+    expect(services.stores.notices.getState().notices).toEqual([]);
+    window.location.hash = '#/servers/fx';
+    try {
+      dispatchEvent(services, failed(6));
+      expect(services.stores.servers.getState().byId.fx?.status.state).toBe('error');
+      expect(services.stores.notices.getState().notices).toEqual([]);
+    } finally {
+      window.location.hash = '';
+    }
   });
 
   it("playground events reach the session's server: a server request waits for an answer, progress updates its call", () => {

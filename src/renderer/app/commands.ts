@@ -5,6 +5,7 @@
 import type { AppEvent } from '../../shared/api/app-contract.js';
 import { unwrap, type AppEventOf } from '../bridge/bridge.js';
 import { refreshCatalog } from './playground-commands.js';
+import { parseRoute } from './router.js';
 import type { Services } from './services.js';
 import { loadTelemetry } from './telemetry-commands.js';
 
@@ -69,6 +70,8 @@ export async function testServer({ bridge, stores }: Services, id: string): Prom
   stores.servers
     .getState()
     .testFinished(id, r.ok ? r.value : { ok: false, stage: 'hub', message: r.message, durationMs: 0 });
+  // The test's own requests are calls: the server's numbers move with it.
+  await loadStats({ bridge, stores });
 }
 
 export async function setServerEnabled(services: Services, id: string, enabled: boolean): Promise<void> {
@@ -89,12 +92,18 @@ export function dispatchEvent(services: Services, raw: AppEvent): void {
   const event = raw as AppEventOf;
   switch (event.channel) {
     case 'servers.status': {
-      const before = stores.servers.getState().byId[event.payload.id]?.status.state;
+      const { id } = event.payload;
+      const before = stores.servers.getState().byId[id]?.status;
       stores.servers.getState().serverStatusReceived(event.payload);
-      // A server that fails on its own is worth interrupting for; the list shows the detail.
-      if (event.payload.state === 'error' && before !== undefined && before !== 'error') {
-        const why = event.payload.lastError?.message.split('\n')[0] ?? 'it stopped answering';
-        stores.notices.getState().noticePosted(`Server ${event.payload.id} failed: ${why}`, { tone: 'error', href: `#/servers/${encodeURIComponent(event.payload.id)}` });
+      const after = stores.servers.getState().byId[id]?.status;
+      // A server that fails on its own is worth interrupting for; the list shows the detail. Not
+      // when the person is on its page already (the page says it), nor for a status older than
+      // the one shown (the store kept the newer).
+      const here = parseRoute(window.location.hash);
+      const onItsPage = here.screen === 'servers' && here.serverId === id && here.mode !== 'edit';
+      if (after === event.payload && after.state === 'error' && before !== undefined && before.state !== 'error' && !onItsPage) {
+        const why = after.lastError?.message.split('\n')[0] ?? 'it stopped answering';
+        stores.notices.getState().noticePosted(`Server ${id} failed: ${why}`, { tone: 'error', href: `#/servers/${encodeURIComponent(id)}` });
       }
       return;
     }

@@ -1,8 +1,10 @@
 /**
- * Confirmations in a polite live region, dismissed after a few seconds or by the person; failures
- * that happened on their own (a server crashed) in an assertive one, kept until dismissed.
+ * Notices, below the screen rather than over it: the bar takes its own room at the bottom of the
+ * content column, so a notice never covers what the person reads (at 900 × 700 a floating one
+ * did). Confirmations in a polite live region, gone a few seconds after they were raised (the
+ * store's timer); failures that happened on their own (a server crashed) in an assertive one,
+ * kept until dismissed or until the person leaves the page where they appeared.
  */
-import { useEffect } from 'react';
 import { Icon } from '../components/icons.js';
 import type { Notice } from '../stores/notices-store.js';
 import { useNotices, useServices } from './services.js';
@@ -10,21 +12,14 @@ import { useNotices, useServices } from './services.js';
 export function Notices() {
   const notices = useNotices((s) => s.notices);
   const { stores } = useServices();
-  const quiet = notices.filter((n) => n.tone !== 'error');
-  useEffect(() => {
-    if (quiet.length === 0) return;
-    const oldest = quiet[0]!;
-    const t = setTimeout(() => stores.notices.getState().noticeDismissed(oldest.id), oldest.action ? 8000 : 5000);
-    return () => clearTimeout(t);
-  }, [quiet, stores]);
   const dismiss = (id: number): void => stores.notices.getState().noticeDismissed(id);
   return (
-    <div className="notices">
+    <div className={`notices${notices.length === 0 ? ' notices-empty' : ''}`} data-testid="notices">
       <div role="alert" className="notice-stack">
         {notices.filter((n) => n.tone === 'error').map((n) => <NoticeCard key={n.id} notice={n} onDismiss={dismiss} />)}
       </div>
       <div role="status" aria-live="polite" className="notice-stack">
-        {quiet.map((n) => <NoticeCard key={n.id} notice={n} onDismiss={dismiss} />)}
+        {notices.filter((n) => n.tone !== 'error').map((n) => <NoticeCard key={n.id} notice={n} onDismiss={dismiss} />)}
       </div>
     </div>
   );

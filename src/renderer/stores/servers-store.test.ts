@@ -33,6 +33,24 @@ describe('servers store', () => {
     expect(store.getState()).toBe(snapshot);
   });
 
+  it("a snapshot taken before a failure does not undo the failure's event that arrived first (issue 28)", () => {
+    const store = createServersStore();
+    const failed = { id: 'a', state: 'error' as const, sessions: 0, children: 0, lastError: { message: 'command not found: x', stage: 'start' as const, at: '2026-01-01T00:00:00Z' }, rev: 12 };
+    const before = { ...server('a'), status: { id: 'a', state: 'idle' as const, sessions: 0, children: 0, rev: 11 } };
+    store.getState().overviewLoaded([before]);
+    store.getState().serverStatusReceived(failed);
+    // The overview a config change asked for, answered before the test failed, lands after its event.
+    store.getState().overviewLoaded([before]);
+    expect(store.getState().byId.a?.status).toEqual(failed);
+    store.getState().serverSaved(before);
+    expect(store.getState().byId.a?.status).toEqual(failed);
+    // An older event is ignored too; a newer one wins.
+    store.getState().serverStatusReceived({ ...before.status, rev: 10 });
+    expect(store.getState().byId.a?.status.state).toBe('error');
+    store.getState().serverStatusReceived({ ...before.status, rev: 13 });
+    expect(store.getState().byId.a?.status.state).toBe('idle');
+  });
+
   it('serverSaved renames in place and serverRemoved forgets the server and its test', () => {
     const store = createServersStore();
     store.getState().overviewLoaded([server('a'), server('b'), server('c')]);

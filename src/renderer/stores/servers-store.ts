@@ -43,7 +43,8 @@ export function createServersStore() {
     overviewLoaded: (servers) =>
       set((s) => {
         const byId: Record<string, ServerDetail> = {};
-        for (const server of servers) byId[server.id] = server;
+        // A snapshot may have been taken before an event that already arrived: each server keeps its newer status.
+        for (const server of servers) byId[server.id] = withNewerStatus(server, s.byId[server.id]?.status);
         // Tests of servers that are gone are dropped with them.
         const tests = Object.fromEntries(Object.entries(s.tests).filter(([id]) => id in byId));
         return { byId, order: servers.map((x) => x.id), loaded: true, loadError: undefined, tests };
@@ -55,7 +56,7 @@ export function createServersStore() {
       set((s) => {
         const server = s.byId[status.id];
         // A status for a server we have not loaded yet: the overview refetch that a config change triggers brings it.
-        if (!server) return s;
+        if (!server || newerStatus(status, server.status) !== status) return s;
         return { byId: { ...s.byId, [status.id]: { ...server, status } } };
       }),
 
@@ -70,7 +71,7 @@ export function createServersStore() {
           order = order.map((id) => (id === previousId ? server.id : id));
         }
         if (!order.includes(server.id)) order = [...order, server.id];
-        byId[server.id] = server;
+        byId[server.id] = withNewerStatus(server, s.byId[server.id]?.status);
         return { byId, order, tests };
       }),
 
@@ -90,4 +91,20 @@ export function createServersStore() {
 
     statsLoaded: (stats) => set({ stats: Object.fromEntries(stats.map((x) => [x.server, x])) }),
   }));
+}
+
+/**
+ * Of two statuses of one server, the newer: the engine numbers every status it hands out (`rev`),
+ * and a status reaches the UI by two roads — events, and answers (the overview, a saved server)
+ * that may have been taken before an event that arrived first. Without a rev (an older engine),
+ * the one that arrived last.
+ */
+export function newerStatus(incoming: ServerStatus, current: ServerStatus | undefined): ServerStatus {
+  if (!current || incoming.rev === undefined || current.rev === undefined) return incoming;
+  return incoming.rev >= current.rev ? incoming : current;
+}
+
+function withNewerStatus(server: ServerDetail, current: ServerStatus | undefined): ServerDetail {
+  const status = newerStatus(server.status, current);
+  return status === server.status ? server : { ...server, status };
 }

@@ -53,6 +53,11 @@ export const serverStatusSchema = z.object({
   lastOkAt: z.string().optional(),
   /** Absent until the hub has found out (on the first connection, unless the config pins it). */
   era: serverEraSchema.optional(),
+  /**
+   * Orders a server's statuses: a larger rev is newer. Every status the engine hands out (events,
+   * the overview, a saved server) is numbered, so a reader keeps the newest whichever way it came.
+   */
+  rev: z.number().optional(),
 });
 
 export const serverDetailSchema = z.object({

@@ -265,6 +265,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     }
     capture.configChanged(next);
     const replaced = registry.apply(next, (id) => hub.closeSessionsOf(id));
+    // In the same step as the runtimes: a changed entry's health starts over, an unchanged one keeps it.
+    status.configApplied(next.mcpServers);
     profiles.apply(next, (id) => hub.closeSessionsOf(id), replaced);
   });
   const offProblems = config.on('problems', (problems) => {

@@ -2,6 +2,8 @@
  * Engine side of the servers contract: config entries edited through the config store (atomic,
  * keeping unknown keys and the file's formatting), the import of pasted snippets, connection
  * tests and live status. Failures carry the config store's JSON-path problems as details.
+ * A server's status is not reset here: the engine does it when the config change lands
+ * (ServerStatusTracker.configApplied), for every way an entry can change.
  */
 import { isStdioServer, type ServerConfig } from '../../../shared/config-schema.js';
 import type { serversContract, ServerDetail, ServerTestResult } from '../../../shared/api/servers-contract.js';
@@ -52,7 +54,6 @@ export function serversHandlers(deps: ServersDeps): Handlers<typeof serversContr
         if (servers[id]) throw new ApiError('server_exists', `A server named '${id}' already exists: choose another name, or edit that one.`);
         servers[id] = entry;
       });
-      status.forget(id);
       return detail(id, current(id));
     },
 
@@ -73,8 +74,6 @@ export function serversHandlers(deps: ServersDeps): Handlers<typeof serversContr
         for (const k of Object.keys(servers)) delete servers[k];
         for (const [k, v] of entries) servers[k] = v;
       });
-      status.forget(id);
-      status.forget(target);
       return detail(target, current(target));
     },
 
@@ -83,7 +82,6 @@ export function serversHandlers(deps: ServersDeps): Handlers<typeof serversContr
       await update((servers) => {
         delete servers[id];
       });
-      status.forget(id);
       return { removed: true };
     },
 
@@ -96,7 +94,6 @@ export function serversHandlers(deps: ServersDeps): Handlers<typeof serversContr
         if (enabled) delete entry.disabled;
         else entry.disabled = true;
       });
-      status.forget(id);
       return detail(id, current(id));
     },
 
@@ -107,7 +104,6 @@ export function serversHandlers(deps: ServersDeps): Handlers<typeof serversContr
       await update((servers) => {
         for (const [id, entry] of plan.entries) servers[id] = entry;
       });
-      for (const [id] of plan.entries) status.forget(id);
       return result;
     },
 

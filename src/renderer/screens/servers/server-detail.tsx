@@ -1,12 +1,14 @@
 /** A server's details: its entry, its last error, a connection test with what it offers, and its calls and latency over time. */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { isStdioServer } from './server-id.js';
 import type { ServerStats } from '../../../shared/api/inspector-contract.js';
 import type { ServerTestResult } from '../../../shared/api/servers-contract.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatMs, relativeTime } from '../../components/format.js';
 import { href } from '../../app/router.js';
-import { useServers } from '../../app/services.js';
+import { loadStats } from '../../app/commands.js';
+import { usePlayground, useServers, useServices } from '../../app/services.js';
+import type { Catalog } from '../../stores/playground-store.js';
 import { ServerEraFacts } from './server-era.js';
 
 // uPlot is loaded with the first chart, not with the app.
@@ -22,9 +24,14 @@ const STAGE_TEXT: Record<string, string> = {
 };
 
 export function ServerDetails({ id }: { id: string }) {
+  const services = useServices();
   const server = useServers((s) => s.byId[id]);
   const test = useServers((s) => s.tests[id]);
   const stats = useServers((s) => s.stats[id]);
+  // What its playground listed, when it was opened: the tools are known without a test.
+  const catalog = usePlayground((s) => s.byServer[id]?.catalog);
+  // The numbers as they are now, not as the Servers list last fetched them.
+  useEffect(() => void loadStats(services), [services, id]);
   if (!server) return null;
   const { config, status } = server;
   return (
@@ -40,6 +47,7 @@ export function ServerDetails({ id }: { id: string }) {
       <div aria-live="polite">
         {test?.state === 'running' && <p className="muted" data-testid="test-running"><span className="spinner" aria-hidden="true" /> Opening a session through the hub…</p>}
         {test?.state === 'done' && <TestResult id={id} result={test.result} />}
+        {test === undefined && status.state !== 'disabled' && <KnownOffers id={id} catalog={catalog} />}
       </div>
       <div className="details-grid">
         <section className="panel" aria-labelledby="entry-title">
@@ -83,7 +91,7 @@ function StatsPanel({ stats }: { stats: ServerStats | undefined }) {
     <section className="panel" aria-labelledby="stats-title" data-testid="server-stats">
       <h2 id="stats-title">Calls since the hub started</h2>
       <div className="stat-strip">
-        <Stat label="Calls" value={String(stats?.calls ?? 0)} />
+        <Stat label="Calls" value={String(stats?.calls ?? 0)} testId="stat-calls" />
         <Stat label="Errors" value={String(stats?.errors ?? 0)} tone={stats && stats.errors > 0 ? 'error' : undefined} testId="stat-errors" />
         <Stat label="p50" value={formatMs(stats?.p50Ms)} />
         <Stat label="p95" value={formatMs(stats?.p95Ms)} />
@@ -137,6 +145,26 @@ function TestResult({ id, result }: { id: string; result: ServerTestResult }) {
         <Capability title="Tools" testId="test-tools" items={result.tools.map((t) => ({ key: t.name, name: t.name, description: t.description, link: href('servers', id, 'playground', `tool:${t.name}`) }))} empty="This server offers no tools." />
         <Capability title="Resources" testId="test-resources" items={result.resources.map((r) => ({ key: r.uri, name: r.name, description: r.uri, link: href('servers', id, 'playground', `resource:${r.uri}`) }))} empty="This server offers no resources." />
         <Capability title="Prompts" testId="test-prompts" items={result.prompts.map((p) => ({ key: p.name, name: p.name, description: p.description, link: href('servers', id, 'playground', `prompt:${p.name}`) }))} empty="This server offers no prompts." />
+      </div>
+    </div>
+  );
+}
+
+/** Before any test: what the playground listed, or how to find out. */
+function KnownOffers({ id, catalog }: { id: string; catalog: Catalog | undefined }) {
+  if (!catalog?.tools && !catalog?.resources && !catalog?.prompts) {
+    return <p className="muted" data-testid="offers-unknown">Test the connection (or open the playground) to list its tools, resources and prompts.</p>;
+  }
+  const tools = catalog.tools ?? [];
+  const resources = catalog.resources ?? [];
+  const prompts = catalog.prompts ?? [];
+  return (
+    <div className="test-result panel" data-testid="known-offers">
+      <p className="muted">As its playground listed them. <a href={href('servers', id, 'playground')}>Open the playground</a></p>
+      <div className="capabilities">
+        <Capability title="Tools" testId="test-tools" items={tools.map((t) => ({ key: t.name, name: t.name, description: t.description, link: href('servers', id, 'playground', `tool:${t.name}`) }))} empty="This server offers no tools." />
+        <Capability title="Resources" testId="test-resources" items={resources.map((r) => ({ key: r.uri, name: r.name ?? r.uri, description: r.uri, link: href('servers', id, 'playground', `resource:${r.uri}`) }))} empty="This server offers no resources." />
+        <Capability title="Prompts" testId="test-prompts" items={prompts.map((p) => ({ key: p.name, name: p.name, description: p.description, link: href('servers', id, 'playground', `prompt:${p.name}`) }))} empty="This server offers no prompts." />
       </div>
     </div>
   );

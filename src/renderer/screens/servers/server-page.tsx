@@ -49,12 +49,13 @@ export function ServerPage({ id, tab, item }: { id: string; tab: 'details' | 'pl
       <p className="server-url">
         <span className="muted">Clients connect to</span> <code data-testid="server-url">{server.url}</code> <CopyButton label="Copy URL" text={() => server.url} />
       </p>
+      {/* The page opens on its first tab: details (the last test, what it offers, its numbers). */}
       <nav className="tabs page-tabs" aria-label={`${id} views`}>
-        <a className="tab" href={href('servers', id, 'playground')} aria-current={tab === 'playground' ? 'page' : undefined} data-testid="tab-playground">
-          <Icon name="play" /> Playground
-        </a>
         <a className="tab" href={href('servers', id)} aria-current={tab === 'details' ? 'page' : undefined} data-testid="tab-details">
           Details &amp; stats
+        </a>
+        <a className="tab" href={href('servers', id, 'playground')} aria-current={tab === 'playground' ? 'page' : undefined} data-testid="tab-playground">
+          <Icon name="play" /> Playground
         </a>
       </nav>
       {tab === 'playground' ? (

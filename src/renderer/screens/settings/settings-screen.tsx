@@ -2,6 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/api/settings-contract.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { formatDateTime } from '../../components/format.js';
 import { useAppState, useServices } from '../../app/services.js';
@@ -14,7 +15,7 @@ export function SettingsScreen() {
   // Telemetry says it in its own panel, where the change was made.
   const restartRequired = useAppState((s) => s.restartRequired).filter((key) => key !== 'telemetry');
   return (
-    <section className="screen" aria-labelledby="settings-title">
+    <section className="screen settings-screen" aria-labelledby="settings-title">
       <header className="screen-header">
         <h1 id="settings-title">Settings</h1>
       </header>
@@ -26,20 +27,21 @@ export function SettingsScreen() {
       )}
       {settings && (
         <>
+          {/* First: where all of this is stored (people open config.json by hand). */}
+          <section className="panel" aria-labelledby="files-title" data-testid="settings-files">
+            <h2 id="files-title">Files</h2>
+            <dl className="facts">
+              <dt>Config file</dt>
+              <dd><code data-testid="config-file">{settings.configFile}</code> <CopyButton label="Copy path" text={() => settings.configFile} /></dd>
+              <dt>Token file</dt>
+              <dd><code>{settings.tokenFile}</code></dd>
+            </dl>
+          </section>
           <HubForm settings={settings} />
           <TokenPanel settings={settings} />
           {settings.auth && <ClientTokensPanel />}
           <TelemetryPanel />
           {settings.startAtLogin !== undefined && <StartAtLogin enabled={settings.startAtLogin} />}
-          <section className="panel" aria-labelledby="files-title">
-            <h2 id="files-title">Files</h2>
-            <dl className="facts">
-              <dt>Config file</dt>
-              <dd><code>{settings.configFile}</code></dd>
-              <dt>Token file</dt>
-              <dd><code>{settings.tokenFile}</code></dd>
-            </dl>
-          </section>
         </>
       )}
     </section>
