@@ -170,6 +170,21 @@ export const profileSchema = z.looseObject({
    */
   prefix: z.boolean().optional(),
   holdChangedTools: holdChangedToolsSchema.optional(),
+  /**
+   * On-demand tools: list only `pinned` tools (exposed names or globs) and three meta-tools that
+   * find, describe and call the rest. `true` for every client, or per client id (`clients`:
+   * `{"cursor": true, "claude-code": false}`, matched against the client token a session opened with).
+   */
+  onDemand: z
+    .union([
+      z.boolean(),
+      z.looseObject({
+        enabled: z.boolean().optional(),
+        pinned: z.array(globSchema).optional(),
+        clients: z.record(z.string(), z.boolean()).optional(),
+      }),
+    ])
+    .optional(),
 });
 
 /**

@@ -108,6 +108,20 @@ export const profileViewSchema = profileSummarySchema.extend({
   members: z.array(profileMemberViewSchema),
   totals: z.object({ tools: z.number().int(), tokens: z.number().int() }),
   warnings: z.array(limitWarningSchema),
+  /**
+   * On-demand tools (the profile's `onDemand`): whether they are on (for everyone; `clients` per
+   * client id), and what a client would carry with them — the pinned tools and the three
+   * meta-tools — against the same client limits as `totals`.
+   */
+  onDemand: z
+    .object({
+      enabled: z.boolean(),
+      pinned: z.array(z.string()),
+      clients: z.record(z.string(), z.boolean()),
+      totals: z.object({ tools: z.number().int(), tokens: z.number().int() }),
+      warnings: z.array(limitWarningSchema),
+    })
+    .optional(),
   changes: z.array(toolChangeSchema),
   /** The tokenizer the counts come from. */
   tokenizer: z.string(),

@@ -47,7 +47,7 @@ export function formatProfile(view: ProfileView): string {
       t.exposedName,
       m.server,
       t.exposedName === t.name ? '' : t.name,
-      t.held ? 'held' : t.enabled ? 'on' : t.deniedBy ? `off (${t.deniedBy})` : 'off',
+      t.held ? 'held' : t.appOnly ? 'app only' : t.enabled ? 'on' : t.deniedBy ? `off (${t.deniedBy})` : 'off',
       t.pin ?? '-',
       n(t.tokens),
     ]),
@@ -56,6 +56,14 @@ export function formatProfile(view: ProfileView): string {
 
   out += `totals: ${n(view.totals.tools)} tools exposed, ${n(view.totals.tokens)} tokens of tool definitions (${view.tokenizer})\n`;
   for (const w of view.warnings) out += `  ! ${w.client}: ${w.message}\n`;
+  const od = view.onDemand;
+  if (od) {
+    // The other way to serve the same tools: what a client would carry with on-demand tools.
+    const who = od.enabled ? 'on' : 'off';
+    const perClient = Object.entries(od.clients).map(([client, on]) => `${client} ${on ? 'on' : 'off'}`);
+    out += `on-demand tools: ${who}${perClient.length > 0 ? ` (${perClient.join(', ')})` : ''}; with them ${n(od.totals.tools)} tools (${od.pinned.length > 0 ? `pinned ${od.pinned.join(', ')} + ` : ''}3 meta-tools), ${n(od.totals.tokens)} tokens\n`;
+    for (const w of od.warnings) out += `  ! ${w.client}: ${w.message}\n`;
+  }
   if (view.changes.length > 0) {
     out += `\nchanged tools (approve with: patchbay profiles approve ${view.name} SERVER TOOL):\n`;
     for (const c of view.changes) out += `\n${c.server}/${c.tool}, changed ${c.seenAt}:\n${c.diff.endsWith('\n') ? c.diff : c.diff + '\n'}`;

@@ -66,7 +66,7 @@ export interface ClientTokenVerifier {
 }
 
 /** Who a request proved to be: `principal` is the client a client token was minted for (none for the hub token). */
-export type AuthResult = { ok: true; principal?: string } | Extract<GuardResult, { ok: false }>;
+export type AuthResult = { ok: true; principal?: string; client?: string } | Extract<GuardResult, { ok: false }>;
 
 const BEARER = { 'WWW-Authenticate': 'Bearer realm="patchbay"' };
 
@@ -89,7 +89,7 @@ export function checkToken(authorization: string | undefined, token: string | un
   if (timingSafeEqual(digest(presented), digest(token))) return OK;
   const client = clients?.check(presented);
   if (client === undefined) return wrong;
-  if (client.state === 'valid') return { ok: true, principal: client.info.label };
+  if (client.state === 'valid') return { ok: true, principal: client.info.label, client: client.info.client };
   if (client.state === 'revoked') {
     return unauthorized(`Unauthorized: this client token (${client.info.label}) was revoked in Patchbay's Settings; export the client again (patchbay export ${client.info.client})`);
   }

@@ -116,8 +116,8 @@ export class Hub {
       intake,
       version: options.version,
       replyHoldMs: options.replyHoldMs ?? DEFAULT_REPLY_HOLD_MS,
-      newSession: (id, runtime, principal) => {
-        const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal));
+      newSession: (id, runtime, principal, client) => {
+        const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal, client));
         this.outsideTable.add(session);
         return session;
       },
@@ -140,7 +140,7 @@ export class Hub {
     // clients (P33), onto the same sessions. Then the features' routes (/api, /ui, …).
     this.routes = [
       mcpDoor(mcp),
-      ...legacySseRoutes({ intake, newSession: (id, runtime, principal) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse', principal)), logger: options.logger }),
+      ...legacySseRoutes({ intake, newSession: (id, runtime, principal, client) => new Session(id, runtime.id, this.sessionHost(runtime, 'sse', principal, client)), logger: options.logger }),
       ...(options.routes ?? []),
     ];
   }
@@ -251,8 +251,9 @@ export class Hub {
    * the observers' watch of each member's traffic — a session of its own, marked as the profile's
    * and nested under `parent`, the client's session it serves (none for 2026-07-28 calls).
    */
-  private reach(profile: ServerPort, parent: object | undefined): HubReach {
+  private reach(profile: ServerPort, parent: object | undefined, client?: string): HubReach {
     return {
+      ...(client !== undefined ? { client } : {}),
       modernFor: (port) => this.modernFor(port),
       ...(this.options.tracer ? { tracer: this.options.tracer } : {}),
       watchMember: (member, era) =>
@@ -281,9 +282,10 @@ export class Hub {
 
   /**
    * `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `hub` or
-   * `playground` for local sessions. `principal`: the client token's label, when one opened it.
+   * `playground` for local sessions. `principal`: the client token's label, when one opened it;
+   * `client`: that token's client id (a profile lends it to its on-demand tools through the reach).
    */
-  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string): SessionHost {
+  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string, client?: string): SessionHost {
     const observer = this.options.observer;
     return {
       watch: (session) =>
@@ -296,7 +298,7 @@ export class Hub {
           ...(principal !== undefined ? { principal } : {}),
           ...(session.id !== '' ? { mcpSessionId: session.id } : {}),
         }),
-      connect: (session) => server.connect(this.reach(server, session)),
+      connect: (session) => server.connect(this.reach(server, session, client)),
       // A profile's aggregate makes the CLIENT spans itself, one per member reached.
       ...(this.options.tracer ? { tracing: { tracer: this.options.tracer, clientSpan: server.transportLabel !== 'profile' } } : {}),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
@@ -383,7 +385,7 @@ export class Hub {
   private checkAuth(req: IncomingMessage, mcp = false): { status: number; message: string; headers?: Record<string, string> } | undefined {
     const auth = checkToken(req.headers.authorization, this.options.token, mcp ? this.options.clientTokens : undefined);
     if (auth.ok) {
-      if (auth.principal !== undefined) notePrincipal(req, auth.principal);
+      if (auth.principal !== undefined) notePrincipal(req, auth.principal, auth.client);
       return undefined;
     }
     if (this.options.authorize?.(req)) return undefined;

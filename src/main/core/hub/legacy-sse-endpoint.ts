@@ -20,7 +20,7 @@ import { accepts, sendError } from '../protocol/http-util.js';
 import { isRequest } from '../protocol/json-rpc.js';
 import { SseWriter } from '../protocol/sse-writer.js';
 import type { Intake } from './intake.js';
-import { principalOf } from './principal.js';
+import { principalClientOf, principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import type { StreamSink } from './stream-sink.js';
@@ -30,7 +30,7 @@ export interface LegacySseContext {
   /** The checks every door shares: server lookup (as `/mcp`), body, batch rules, ids, room for a session. */
   intake: Intake;
   /** A new session whose observers see the client transport `sse` (and the client token's label: principal.ts). */
-  newSession(id: string, runtime: ServerPort, principal?: string): Session;
+  newSession(id: string, runtime: ServerPort, principal?: string, client?: string): Session;
   logger: Logger;
 }
 
@@ -165,7 +165,7 @@ class LegacySseEndpoint {
     const runtime = ctx.intake.serverAt(rest, res, cors, '/sse');
     if (!runtime || !ctx.intake.roomForSession(res, cors)) return;
     const id = ctx.intake.mintSessionId();
-    const session = ctx.newSession(id, runtime, principalOf(req));
+    const session = ctx.newSession(id, runtime, principalOf(req), principalClientOf(req));
     session.door = 'sse';
     const connection = new LegacyConnection(session, res);
     ctx.intake.sessions.set(id, session);

@@ -4,13 +4,19 @@
  * client's group) so observers can name the client by its token, not only by its clientInfo.
  * Keyed weakly by the request object: nothing to clean up, nothing shared between hubs.
  */
-const principals = new WeakMap<object, string>();
+const principals = new WeakMap<object, { label: string; client: string | undefined }>();
 
-export function notePrincipal(req: object, label: string): void {
-  principals.set(req, label);
+/** `client`: the client id the token was minted for (`cursor`); a profile's on-demand tools may differ per client. */
+export function notePrincipal(req: object, label: string, client?: string): void {
+  principals.set(req, { label, client });
 }
 
 /** The label of the client token the request carried; undefined for the hub token (or none). */
 export function principalOf(req: object | undefined): string | undefined {
-  return req === undefined ? undefined : principals.get(req);
+  return req === undefined ? undefined : principals.get(req)?.label;
+}
+
+/** The client id of the client token the request carried; undefined for the hub token (or none). */
+export function principalClientOf(req: object | undefined): string | undefined {
+  return req === undefined ? undefined : principals.get(req)?.client;
 }

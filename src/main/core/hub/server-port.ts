@@ -35,6 +35,8 @@ export interface ServerPort {
 
 /** What the hub lends a port made of other ports (a profile) to reach and observe its members. */
 export interface HubReach {
+  /** The client id of the client token the session was opened with (`cursor`), if one was. */
+  readonly client?: string;
   /** A port's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
   modernFor(port: ServerPort): Promise<ModernUpstream>;
   /**

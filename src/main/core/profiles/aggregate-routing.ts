@@ -11,6 +11,7 @@ import { ErrorCode } from '../../../shared/protocol.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { AggregateLists } from './aggregate-lists.js';
 import { hasCapability, type MemberSource } from './member-source.js';
+import { isMetaTool, type OnDemandView } from './on-demand.js';
 import { templateMatcher, type UriEntry } from './profile-merge.js';
 
 export type Route =
@@ -31,6 +32,8 @@ export interface RoutingContext<M extends MemberSource = MemberSource> {
   /** A request of the aggregate's own to one member. */
   request(link: M, method: string, params: Record<string, unknown> | undefined): Promise<unknown>;
   setLogLevel(level: string): void;
+  /** This client's on-demand view when it gets on-demand tools (on-demand.ts); else undefined. */
+  onDemand?(): OnDemandView | undefined;
 }
 
 const INVALID_PARAMS = -32602;
@@ -46,7 +49,9 @@ const matchers = new Map<string, RegExp>();
 export async function routeRequest<M extends MemberSource>(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext<M>): Promise<Route> {
   const params = message.params ?? {};
   const list = LISTS[message.method];
+  const onDemand = ctx.onDemand?.();
   if (list) {
+    if (onDemand && list[0] === 'tools') return { kind: 'answer', result: { tools: onDemand.list((await ctx.lists.get('tools')).data) } };
     // One page, the whole merged list: its JSON is kept ready, so no cursor is ever needed.
     const merged = await ctx.lists.get(list[0]);
     return { kind: 'answer', result: { [list[1]]: merged.data.exposed }, json: merged.json };
@@ -55,6 +60,7 @@ export async function routeRequest<M extends MemberSource>(message: JsonRpcReque
     case 'ping':
       return { kind: 'answer', result: {} };
     case 'tools/call':
+      if (onDemand && isMetaTool(params.name)) return routeMeta(message, onDemand, ctx);
       return routeNamed(message, raw, ctx, 'tools');
     case 'prompts/get':
       return routeNamed(message, raw, ctx, 'prompts');
@@ -105,6 +111,16 @@ async function routeNamed(message: JsonRpcRequest, raw: string | undefined, ctx:
   const original = entry.item.name;
   if (original === name) return { kind: 'forward', server: entry.server, message, raw };
   return { kind: 'forward', server: entry.server, message: { ...message, params: { ...params, name: original } } };
+}
+
+/** A meta-tool of on-demand tools: answered here, or the found tool's call routed as a direct one. */
+async function routeMeta(message: JsonRpcRequest, view: OnDemandView, ctx: RoutingContext): Promise<Route> {
+  const params = message.params ?? {};
+  const args = typeof params.arguments === 'object' && params.arguments !== null ? (params.arguments as Record<string, unknown>) : {};
+  const step = view.step(String(params.name), args, (await ctx.lists.get('tools')).data);
+  if (step.kind === 'result') return { kind: 'answer', result: step.result };
+  // The client's own `_meta` (progress token, trace context) goes with the call.
+  return routeNamed({ ...message, params: { ...params, name: step.name, arguments: step.arguments } }, undefined, ctx, 'tools');
 }
 
 /**

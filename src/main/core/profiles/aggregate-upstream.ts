@@ -24,6 +24,7 @@ import { ForwardedRequests } from './forwarded-requests.js';
 import { notInProfile, unavailable } from './member-errors.js';
 import { MemberLink, type MemberLinkOwner } from './member-link.js';
 import { MemberSet } from './member-set.js';
+import { onDemandFor, OnDemandView } from './on-demand.js';
 import type { ResolvedMember, ResolvedProfile } from './profile-config.js';
 import type { ListKind } from './server-catalog.js';
 import { ServerRequests } from './server-requests.js';
@@ -55,6 +56,8 @@ export class AggregateUpstream implements UpstreamConnection {
   private readonly serverRequests = new ServerRequests();
   private logLevel: string | undefined;
   private isClosed = false;
+  /** This session's on-demand tools, made when first wanted (the tools it found join its list). */
+  private onDemandView: OnDemandView | undefined;
   private readonly routing: RoutingContext<MemberLink>;
   private readonly inbound: InboundTarget;
 
@@ -88,6 +91,7 @@ export class AggregateUpstream implements UpstreamConnection {
       holdHint: (server, tool) => `patchbay profiles approve ${this.profile.name} ${server} ${tool}`,
       request: (link, method, params) => this.internal(link, method, params),
       setLogLevel: (level) => (this.logLevel = level),
+      onDemand: () => this.onDemand(),
     };
     this.inbound = {
       forwarded: this.forwarded,
@@ -130,9 +134,12 @@ export class AggregateUpstream implements UpstreamConnection {
    */
   reconfigure(): void {
     if (this.isClosed) return;
+    const wasOnDemand = this.onDemand() !== undefined;
     this.profile = this.host.profile();
     this.links.sync(this.profile.members);
     void this.lists.refresh(ALL_KINDS);
+    // On-demand tools turned on or off: the list is another one, whatever the members say.
+    if (wasOnDemand !== (this.onDemand() !== undefined)) this.listChanged('tools');
   }
 
   /** A pin changed (a tool changed, or was approved): the tools list may differ. */
@@ -299,6 +306,15 @@ export class AggregateUpstream implements UpstreamConnection {
   }
 
   // ─── to the client ───
+
+  /** The session's on-demand view, when the profile (or its entry for this session's client) turns them on. */
+  private onDemand(): OnDemandView | undefined {
+    if (!onDemandFor(this.profile.onDemand, this.host.reach?.client)) return undefined;
+    return (this.onDemandView ??= new OnDemandView(
+      () => this.profile,
+      () => this.listChanged('tools'),
+    ));
+  }
 
   private listChanged(kind: ListKind): void {
     const declared = kind === 'tools' ? this.declared.tools : kind === 'prompts' ? this.declared.prompts : this.declared.resources;

@@ -31,11 +31,13 @@ import { withTimeout } from '../protocol/timeout.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
 import type { ModernAggregateHost } from './aggregate-host.js';
 import { mergedCapabilities, mergedDiscover, mergedHints, NO_HINTS, type MemberAnswer } from './aggregate-initialize.js';
-import { ALL_KINDS, AggregateLists } from './aggregate-lists.js';
+import { ALL_KINDS, AggregateLists, type MergedList } from './aggregate-lists.js';
 import { routeRequest, uriOwner, type RoutingContext } from './aggregate-routing.js';
 import { notConnected, notInProfile } from './member-errors.js';
 import { MemberSet } from './member-set.js';
 import { forwardedHeaders, ModernMember, type ModernMemberHost } from './modern-member.js';
+import { OnDemandView } from './on-demand.js';
+import type { ToolEntry } from './profile-merge.js';
 import { listenTerms, ProfileListen, type ListenFilter } from './modern-listen.js';
 import type { ResolvedProfile } from './profile-config.js';
 import type { ListKind } from './server-catalog.js';
@@ -68,6 +70,7 @@ export class ModernAggregate implements ModernUpstream {
   readonly lists: AggregateLists;
   private readonly members: MemberSet<ModernMember>;
   private readonly routing: RoutingContext<ModernMember>;
+  private onDemandView: OnDemandView | undefined;
   private readonly listens = new Set<ProfileListen>();
   private readonly active = new Set<ActiveCall>();
   /** Member list changes heard in this turn of the event loop, refreshed together. */
@@ -137,6 +140,7 @@ export class ModernAggregate implements ModernUpstream {
         return member.request(method, params, member.requestTimeoutMs ?? host.requestTimeoutMs);
       },
       setLogLevel: () => undefined,
+      onDemand: () => this.onDemand(),
     };
     this.members.sync(this.profile.members);
   }
@@ -231,7 +235,8 @@ export class ModernAggregate implements ModernUpstream {
     if (entry.over) return;
     switch (route.kind) {
       case 'answer':
-        return this.answer(handlers, message.id, route.result);
+        // Every 2026-07-28 result says it is complete (a meta-tool's, ping's).
+        return this.answer(handlers, message.id, { resultType: 'complete', ...(route.result as Record<string, unknown>) });
       case 'error': {
         const code = route.code === LEGACY_RESOURCE_NOT_FOUND ? ErrorCode.InvalidParams : route.code;
         return this.fail(handlers, message.id, code, route.message, route.data, false);
@@ -248,9 +253,24 @@ export class ModernAggregate implements ModernUpstream {
     }
   }
 
+  /**
+   * On-demand tools, when the profile turns them on for everyone: this era has no session, so
+   * neither a per-client choice (a client token's entry in `clients`) nor a found tool joining the list.
+   */
+  private onDemand(): OnDemandView | undefined {
+    if (!this.profile.onDemand.enabled) return undefined;
+    return (this.onDemandView ??= new OnDemandView(() => this.profile));
+  }
+
   private async list(message: JsonRpcRequest, kind: ListKind, field: string, handlers: ModernCallHandlers): Promise<void> {
     const merged = await this.lists.current(kind);
     const hints = this.lists.hints(kind);
+    const view = kind === 'tools' ? this.onDemand() : undefined;
+    if (view) {
+      const result = { tools: view.list((merged as MergedList<ToolEntry>).data), resultType: 'complete', ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
+      handlers.response({ jsonrpc: '2.0', id: message.id, result }, JSON.stringify({ jsonrpc: '2.0', id: message.id, result }), { local: false });
+      return;
+    }
     const result = { [field]: merged.data.exposed, resultType: 'complete', ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
     // The merged list's JSON is kept ready: the answer is a concatenation, not a serialization.
     const json = `${merged.json.slice(0, -1)},"resultType":"complete","ttlMs":${hints.ttlMs},"cacheScope":${JSON.stringify(hints.cacheScope)}}`;

@@ -14,6 +14,7 @@ import {
   type ProfileMemberConfig,
 } from '../../../shared/config-schema.js';
 import { compileRule, type ItemFilter } from './item-filter.js';
+import { ALL_TOOLS, type OnDemandSettings } from './on-demand.js';
 
 export interface ResolvedMember {
   server: string;
@@ -35,6 +36,8 @@ export interface ResolvedProfile {
   description: string | undefined;
   prefix: boolean;
   holdChangedTools: HoldChangedTools;
+  /** On-demand tools (on-demand.ts): off unless the config turns them on. */
+  onDemand: OnDemandSettings;
   members: ResolvedMember[];
   /** Compares two resolutions: equal text, same behaviour. */
   fingerprint: string;
@@ -75,6 +78,7 @@ function resolveProfile(name: string, profile: ProfileConfig, config: PatchbayCo
     description: profile.description,
     prefix: profile.prefix !== false,
     holdChangedTools: profile.holdChangedTools ?? 'remote',
+    onDemand: onDemandSettings(profile.onDemand),
     members,
   };
   const fingerprint = JSON.stringify({ ...resolved, members: members.map(({ server, state, kind, rules }) => ({ server, state, kind, rules })) });
@@ -93,6 +97,13 @@ function member(server: string, rules: ProfileMemberConfig, config: PatchbayConf
     prompts: compileRule(rules.prompts),
     resources: compileRule(rules.resources),
   };
+}
+
+function onDemandSettings(written: ProfileConfig['onDemand']): OnDemandSettings {
+  if (written === undefined || written === false) return ALL_TOOLS;
+  if (written === true) return { ...ALL_TOOLS, enabled: true };
+  // An object turns it on unless it says `enabled: false` (then only its `clients` may).
+  return { enabled: written.enabled !== false, pinned: written.pinned ?? [], clients: written.clients ?? {} };
 }
 
 /** Whether a changed tool of this member is held back until approved. */

@@ -11,6 +11,8 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { AggregateUpstream } from './aggregate-upstream.js';
 import { limitWarnings } from './client-limits.js';
+import { compileRule } from './item-filter.js';
+import { META_TOOLS } from './on-demand.js';
 import type { ResolvedProfile } from './profile-config.js';
 import { mergePrompts, mergeTools, mergeUris, type MemberLists } from './profile-merge.js';
 import type { ProfilePort } from './profile-port.js';
@@ -110,11 +112,21 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
     return view;
   });
   const totals = members.reduce((sum, m) => ({ tools: sum.tools + m.totals.tools, tokens: sum.tokens + m.totals.tokens }), { tools: 0, tokens: 0 });
+  // With on-demand tools a client carries the pinned tools it sees and the three meta-tools.
+  const pinned = compileRule(profile.onDemand.pinned.length > 0 ? [...profile.onDemand.pinned] : false);
+  const onDemandTotals = { tools: META_TOOLS.length, tokens: META_TOOLS.reduce((n, t) => n + meter.tokens(toolCostText(t, t.name)), 0) };
+  for (const t of members.flatMap((m) => m.tools)) {
+    if (!t.enabled || t.held || t.appOnly === true || !pinned.allows(t.exposedName)) continue;
+    onDemandTotals.tools++;
+    onDemandTotals.tokens += t.tokens;
+  }
+  const warningsFor = (t: { tools: number; tokens: number }): ProfileView['warnings'] => limitWarnings(t.tools, t.tokens).map(({ client, kind, limit, value, message }) => ({ client, kind, limit, value, message }));
   return {
     ...summary,
     members,
     totals,
-    warnings: limitWarnings(totals.tools, totals.tokens).map(({ client, kind, limit, value, message }) => ({ client, kind, limit, value, message })),
+    warnings: warningsFor(totals),
+    onDemand: { enabled: profile.onDemand.enabled, pinned: [...profile.onDemand.pinned], clients: { ...profile.onDemand.clients }, totals: onDemandTotals, warnings: warningsFor(onDemandTotals) },
     changes: deps.pins?.changes(profile.name) ?? [],
     tokenizer: 'o200k_base',
   };
