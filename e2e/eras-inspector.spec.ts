@@ -34,7 +34,7 @@ test('a modern client bridged to a legacy server: era badges, one row per round 
     const row = ui.getByTestId('session-row').filter({ has: ui.getByTestId('session-server-era') });
     await expect(row).toHaveCount(1);
     await expect(row.getByTestId('session-era')).toHaveAttribute('data-era', 'modern');
-    await expect(row.getByTestId('session-server-era')).toContainText('bridged to legacy');
+    await expect(row.getByTestId('session-server-era')).toContainText('bridged to 2025');
     await row.getByRole('link', { name: /e2e-modern/ }).click();
     await expect(sessions.timeline()).toBeVisible();
     await expect(ui.getByTestId('session-view-era')).toHaveAttribute('data-era', 'modern');
@@ -55,7 +55,7 @@ test('a modern client bridged to a legacy server: era badges, one row per round 
     await expect(ui.getByTestId('detail-round')).toHaveCount(1);
     await expect(ui.getByTestId('detail-round')).toContainText('elicitation/create');
     // The server's side: the legacy request, its elicitation request, the client's answer, the result.
-    await expect(ui.getByTestId('detail-server-side')).toContainText('legacy');
+    await expect(ui.getByTestId('detail-server-side')).toContainText('2025');
     await expect(ui.getByTestId('detail-server-message')).toHaveCount(4);
     await expect(ui.getByTestId('detail-server-message').nth(1)).toContainText('elicitation/create');
 
@@ -67,7 +67,7 @@ test('a modern client bridged to a legacy server: era badges, one row per round 
     await expect(ui.getByTestId('server-detail-era')).toHaveAttribute('data-era', 'modern');
     // Both facts in words (PROTOCOL Q11): only a 2026-07-28 client has reached it, so only that
     // era has been asked; the 2025 one waits for a 2025 client.
-    await expect(ui.getByTestId('server-detail-era-facts')).toContainText('2026-07-28 (sessionless): yes, from its answer to a server/discover request');
+    await expect(ui.getByTestId('server-detail-era-facts')).toContainText('2026-07-28 (sessionless): yes: it answered a server/discover request');
     await expect(ui.getByTestId('server-detail-era-facts')).toContainText('2025 (initialize, sessions): not asked yet');
   } finally {
     await client.close().catch(() => undefined);

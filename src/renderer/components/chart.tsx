@@ -7,6 +7,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { timeLabels, timeRange } from './chart-axes.js';
 import { usePrefersDark } from './use-prefers-dark.js';
 
 export interface ChartSeries {
@@ -17,25 +18,12 @@ export interface ChartSeries {
   color: string;
   /** Points only (a scatter), or a line. */
   points?: boolean;
+  /** Drawn larger, ringed and above the others (failures among many successes). */
+  emphasis?: boolean;
 }
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
-
-const two = (n: number): string => String(n).padStart(2, '0');
-
-/** Tick labels of a time axis (seconds), 24-hour, with milliseconds when ticks are closer than a second. */
-function timeLabels(ticks: number[]): string[] {
-  const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : 60;
-  return ticks.map((t) => {
-    const d = new Date(t * 1000);
-    const hms = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-    // Below a second: minutes, seconds and tenths (13:53.2), or milliseconds when closer still.
-    if (step < 0.1) return `${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-    if (step < 1) return `${two(d.getMinutes())}:${two(d.getSeconds())}.${Math.floor(d.getMilliseconds() / 100)}`;
-    return step >= 60 ? hms.slice(0, 5) : hms;
-  });
 }
 
 function msLabel(v: number): string {
@@ -69,9 +57,10 @@ export function TimeChart(props: {
       height,
       legend: { show: true, live: false },
       cursor: { points: { size: 7 }, drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (_u, min, max) => [0, Math.max(1, max ?? min ?? 1) * 1.1] } },
+      scales: { x: { time: true, range: (_u, min, max) => timeRange(min, max) }, y: { range: (_u, min, max) => [0, Math.max(1, max ?? min ?? 1) * 1.1] } },
       axes: [
-        { ...axis, values: (_u, ticks) => timeLabels(ticks) },
+        // Labels carry the hour (and tenths or ms when close): room for about twelve characters each.
+        { ...axis, space: 96, values: (_u, ticks) => timeLabels(ticks) },
         { ...axis, size: 56, values: (_u, ticks) => ticks.map(msLabel) },
       ],
       series: [
@@ -83,7 +72,10 @@ export function TimeChart(props: {
           width: s.points ? 0 : 2,
           spanGaps: !s.points,
           value: (_u: uPlot, v: number | null) => (v === null ? '—' : msLabel(v)),
-          points: s.points ? { show: true, size: 6, fill: cssVar(s.color), stroke: cssVar(s.color) } : { show: false },
+          // A line of one point draws nothing: its points are shown while there are too few for a line.
+          points: s.points
+            ? { show: true, size: s.emphasis ? 9 : 6, width: s.emphasis ? 1.5 : 1, fill: cssVar(s.color), stroke: s.emphasis ? cssVar('--surface') : cssVar(s.color) }
+            : { show: (u: uPlot) => (u.data[0]?.length ?? 0) < 3, size: 6, fill: cssVar(s.color), stroke: cssVar(s.color) },
           ...(s.points ? { paths: () => null } : {}),
         })),
       ],

@@ -73,18 +73,24 @@ describe('timeline model', () => {
     const call = ask(7, 'tools/call', { name: 'book', _meta: { progressToken: 'tok' } });
     model.add(call);
     model.add([base({ kind: 'notification', method: 'notifications/progress', origin: 'server', leg: 'upstream', direction: 'to-client', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 2, total: 5 } } })]);
-    expect(model.rows).toHaveLength(1);
+    // The call's row shows the latest progress; the notification is a row nested under it.
+    expect(model.rows).toHaveLength(2);
     expect(model.rows[0]).toMatchObject({ status: 'pending', progress: { progress: 2, total: 5 }, progressCount: 1 });
+    expect(model.rows[1]).toMatchObject({ kind: 'notification', method: 'notifications/progress', target: '2 / 5', parent: 0 });
+    expect(model.methods).toContain('notifications/progress');
     const elicit = base({ kind: 'request', method: 'elicitation/create', id: 0, origin: 'server', leg: 'upstream', direction: 'to-client' });
     model.add([elicit, base({ kind: 'request', method: 'elicitation/create', id: 0, origin: 'server', leg: 'client', direction: 'to-client' })]);
     model.add([base({ kind: 'response', id: 0, origin: 'client', leg: 'client', direction: 'to-server', exchanges: [summary(elicit.seq, { requester: 'server', requestId: 0, method: 'elicitation/create' })] })]);
     model.add(answer(call[0]!.seq, 7, 'tools/call'));
-    expect(model.rows[1]).toMatchObject({ method: 'elicitation/create', parent: 0, status: 'ok' });
-    expect(model.rows[0]).toMatchObject({ status: 'ok', children: [1] });
-    expect(viewRows(model.rows, model.nested, { filter: { method: '', errorsOnly: false } })).toEqual([0, 1]);
+    expect(model.rows[2]).toMatchObject({ method: 'elicitation/create', parent: 0, status: 'ok' });
+    expect(model.rows[0]).toMatchObject({ status: 'ok', children: [1, 2] });
+    expect(viewRows(model.rows, model.nested, { filter: { method: '', errorsOnly: false } })).toEqual([0, 1, 2]);
     expect(viewRows(model.rows, model.nested, { filter: { method: '', errorsOnly: false }, collapsed: new Set([0]) })).toEqual([0]);
-    // A search hit on the nested request keeps its call in view.
-    expect(viewRows(model.rows, model.nested, { filter: { method: 'elicitation/create', errorsOnly: false } })).toEqual([0, 1]);
+    // A search hit on the nested request keeps its call in view; so does the progress filter.
+    expect(viewRows(model.rows, model.nested, { filter: { method: 'elicitation/create', errorsOnly: false } })).toEqual([0, 2]);
+    expect(viewRows(model.rows, model.nested, { filter: { method: 'notifications/progress', errorsOnly: false } })).toEqual([0, 1]);
+    // A call that passes keeps everything that happened during it.
+    expect(viewRows(model.rows, model.nested, { filter: { method: 'tools/call', errorsOnly: false } })).toEqual([0, 1, 2]);
   });
 
   // How fast is measured by the load e2e (e2e/load.spec.ts) and printed, never asserted here: a

@@ -6,8 +6,8 @@
  * store publishes a version number instead.
  *
  * What happens during a call belongs to it: its progress notifications update the call's row
- * (x / total) instead of adding rows, and the requests the server makes meanwhile (sampling,
- * elicitation, roots) and its log messages are nested under it. Stdio carries no link between
+ * (x / total) and are nested under it, one row each, as are the requests the server makes
+ * meanwhile (sampling, elicitation, roots) and its log messages. Stdio carries no link between
  * them, so the row is found as the hub routes them: the progress token, else the oldest call
  * still running.
  *
@@ -95,6 +95,12 @@ function notificationSummary(method: string | undefined, p: Record<string, unkno
   if (method === 'notifications/resources/updated' && typeof p.uri === 'string') return p.uri;
   if (method === 'notifications/cancelled' && p.requestId !== undefined) return `request ${String(p.requestId)}${typeof p.reason === 'string' ? `: ${p.reason}` : ''}`.slice(0, 160);
   return undefined;
+}
+
+/** A progress notification in a few words: `3 / 8 · step 3`. */
+function progressText(p: RowProgress): string {
+  const amount = p.total !== undefined ? `${p.progress} / ${p.total}` : String(p.progress);
+  return p.message ? `${amount} · ${p.message}`.slice(0, 160) : amount;
 }
 
 type Id = string | number;
@@ -215,9 +221,13 @@ export class TimelineModel {
       const index = typeof token === 'string' || typeof token === 'number' ? this.byProgressToken.get(String(token)) : undefined;
       if (index !== undefined) {
         const row = this.rows[index]!;
-        row.progress = { progress: Number(p?.progress ?? 0), total: typeof p?.total === 'number' ? p.total : undefined, message: typeof p?.message === 'string' ? p.message : undefined };
+        const progress: RowProgress = { progress: Number(p?.progress ?? 0), total: typeof p?.total === 'number' ? p.total : undefined, message: typeof p?.message === 'string' ? p.message : undefined };
+        row.progress = progress;
         row.progressCount = (row.progressCount ?? 0) + 1;
-        this.bySeq.set(e.seq, index);
+        // Each notification is also a row of its own, nested under its call: listable, searchable
+        // and in the method filter, while the call's row shows the latest.
+        this.push({ seq: e.seq, kind: 'notification', time: e.time, origin: e.origin, method: e.method, requestSize: e.size, target: progressText(progress), parent: index });
+        this.methodSet.add(e.method);
         return;
       }
     }

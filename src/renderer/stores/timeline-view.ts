@@ -27,12 +27,17 @@ export interface ViewOptions {
   collapsed?: ReadonlySet<number> | undefined;
 }
 
-function passes(row: TimelineRow, index: number, f: TimelineFilter): boolean {
+/** Whether a row itself passes the filter (the chart counts only those). */
+export function passes(row: TimelineRow, index: number, f: TimelineFilter): boolean {
   if (f.method && row.method !== f.method) return false;
   if (f.target && row.target !== f.target) return false;
   if (f.errorsOnly && !isErrorRow(row)) return false;
   if (f.matches && !f.matches.has(index)) return false;
   return true;
+}
+
+export function isFiltering(filter: TimelineFilter): boolean {
+  return Boolean(filter.method || filter.target || filter.errorsOnly || filter.matches);
 }
 
 const STATUS_ORDER: Record<string, number> = { error: 0, timeout: 1, orphaned: 2, cancelled: 3, pending: 4, ok: 5 };
@@ -55,7 +60,7 @@ function sortValue(row: TimelineRow, key: SortKey): number | string {
 /** Indexes of the rows to show, in order; undefined when that is every row as it stands (nothing copied). */
 export function viewRows(rows: readonly TimelineRow[], nested: number, options: ViewOptions): number[] | undefined {
   const { filter, sort, collapsed } = options;
-  const filtering = Boolean(filter.method || filter.target || filter.errorsOnly || filter.matches);
+  const filtering = isFiltering(filter);
   const sorting = sort !== undefined && !(sort.key === 'time' && sort.dir === 'asc');
   if (!filtering && !sorting && nested === 0) return undefined;
   const top: number[] = [];
@@ -77,7 +82,10 @@ export function viewRows(rows: readonly TimelineRow[], nested: number, options: 
   for (const i of top) {
     out.push(i);
     const children = rows[i]!.children;
-    if (children && !collapsed?.has(i)) for (const c of children) out.push(c);
+    if (!children || collapsed?.has(i)) continue;
+    // A call kept for what happened during it shows those rows only; a call that passes, all of them.
+    const all = !filtering || passes(rows[i]!, i, filter);
+    for (const c of children) if (all || passes(rows[c]!, c, filter)) out.push(c);
   }
   return out;
 }

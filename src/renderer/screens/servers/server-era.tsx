@@ -7,11 +7,12 @@ import type { EraFactInfo, ServerEra } from '../../../shared/api/servers-contrac
 
 const CHIP: Record<ServerEra['era'], string> = { legacy: '2025', modern: '2026-07-28', both: '2025 + 2026' };
 
-/** One fact in words: `yes — it answered initialize`, `not asked yet`. */
+/** One fact in words, saying what the hub saw: `yes: it answered initialize`, `not asked yet`. */
 export function eraFactText(fact: EraFactInfo | undefined, pinned: string | undefined): string {
   if (!fact) return 'not asked yet: the hub asks when the first client of that era comes';
-  const how = fact.how === 'config' ? (pinned ? `pinned to ${pinned} in the config` : 'set in the config') : fact.how === 'probe' ? 'from its answer to a server/discover request' : 'from its answer to an initialize';
-  return `${fact.speaks ? 'yes' : 'no'}, ${how}`;
+  if (fact.how === 'config') return `${fact.speaks ? 'yes' : 'no'}, ${pinned ? `pinned to ${pinned} in the config` : 'set in the config'}`;
+  if (fact.how === 'probe') return fact.speaks ? 'yes: it answered a server/discover request' : 'no: it did not answer a server/discover request as a 2026-07-28 server does';
+  return fact.speaks ? 'yes: it answered an initialize request' : 'no: it refused initialize, naming only 2026-07-28 revisions';
 }
 
 /** What the chip's tooltip says: the facts behind it. */

@@ -11,13 +11,18 @@ const ERA_TITLE: Record<CaptureEra, string> = {
   legacy: 'MCP up to 2025-11-25: initialize and a session',
 };
 
-/** `modern` (2026-07-28) or `legacy` (2025), as a badge. */
-export function EraBadge({ era, testId, prefix = '' }: { era: CaptureEra | undefined; testId?: string; prefix?: string }) {
+/**
+ * The protocol revision as a badge: the one the session negotiated when known (`2025-11-25`,
+ * `2026-07-28`), else the era's year. Never "legacy": a 2025-11-25 session is current MCP, and
+ * "bridged" is said only of what the hub translated.
+ */
+export function EraBadge({ era, version, testId, prefix = '' }: { era: CaptureEra | undefined; version?: string | undefined; testId?: string; prefix?: string }) {
   if (era === undefined) return null;
+  const shown = version ?? (era === 'modern' ? '2026-07-28' : '2025');
   return (
     <span className={`chip${era === 'modern' ? ' chip-accent' : ''}`} title={ERA_TITLE[era]} data-testid={testId} data-era={era}>
       {prefix}
-      {era === 'modern' ? '2026-07-28' : 'legacy'}
+      {shown}
     </span>
   );
 }

@@ -7,14 +7,15 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Exchange, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { ContentList, type ContentBlock } from '../../components/content-view.js';
-import { copyText, CopyButton } from '../../components/copy-button.js';
+import { CopyButton } from '../../components/copy-button.js';
 import { ErrorMessage } from '../../components/error-message.js';
-import { formatBytes, formatDateTime, formatMs } from '../../components/format.js';
+import { formatBytes, formatDateTime } from '../../components/format.js';
 import { Icon } from '../../components/icons.js';
 import { JsonBlock, type JsonMode } from '../../components/json-view.js';
 import { useAppState, useServices } from '../../app/services.js';
 import type { TimelineRow } from '../../stores/timeline-model.js';
 import { curlCommand } from './curl.js';
+import { latencyText } from './latency-text.js';
 import { EraBadge, InputRounds, ModernHeaders, ServerSide } from './era-detail.js';
 import { TraceFact } from './trace-fact.js';
 
@@ -97,7 +98,7 @@ export function ExchangeDetail(props: {
             {exchange.isError ? 'error' : exchange.status}
           </span>
         )}
-        {exchange && <EraBadge era={exchange.era} testId="detail-era" />}
+        {exchange && <EraBadge era={exchange.era} version={exchange.era === props.info?.era ? props.info?.protocolVersion : undefined} testId="detail-era" />}
       </header>
       {loaded?.kind === 'error' && <ErrorMessage>{loaded.message}</ErrorMessage>}
       {exchange && (
@@ -105,8 +106,7 @@ export function ExchangeDetail(props: {
           <dl className="facts compact">
             <dt>Latency</dt>
             <dd data-testid="detail-latency">
-              {exchange.status === 'pending' ? 'still running' : formatMs(exchange.latencyMs)}
-              {exchange.upstreamLatencyMs !== undefined ? ` (server ${formatMs(exchange.upstreamLatencyMs)}, hub ${formatMs(Math.max(0, (exchange.latencyMs ?? 0) - exchange.upstreamLatencyMs))})` : ''}
+              {latencyText(exchange)}
             </dd>
             <dt>Started</dt>
             <dd>{formatDateTime(exchange.startedAt)}</dd>
@@ -189,19 +189,26 @@ function Toolbar(props: {
   const { exchange, info } = props;
   const { bridge } = useServices();
   const hubUrl = useAppState((s) => s.hub?.url);
-  const tokenFile = useAppState((s) => s.settings?.tokenFile);
+  const loadedSettings = useAppState((s) => s.settings);
   const base = props.compareBase;
   const curl = async (): Promise<string> => {
-    // The session id the client used, from the captured HTTP request (headers are redacted, the id is not a secret).
-    const r = await bridge.call('inspector.events.list', { session: exchange.session, after: exchange.requestSeq - 1, limit: 1 });
-    const headers = r.ok ? r.value.events[0]?.http?.headers : undefined;
-    const sessionHeader = headers ? Object.entries(headers).find(([k]) => k.toLowerCase() === 'mcp-session-id')?.[1] : undefined;
-    return curlCommand({ hubUrl: hubUrl ?? window.location.origin, server: exchange.server, request: exchange.request, tokenFile, sessionId: sessionHeader, protocolVersion: info?.protocolVersion });
+    // The token file's path (never the token): from the settings, asked for if not loaded yet.
+    const settings = loadedSettings ?? (await bridge.call('settings.get', {}).then((r) => (r.ok ? r.value : undefined)));
+    const era = exchange.era ?? info?.era;
+    return curlCommand({
+      hubUrl: hubUrl ?? window.location.origin,
+      server: exchange.server,
+      request: exchange.request,
+      tokenFile: settings?.auth === false ? undefined : settings?.tokenFile,
+      era,
+      protocolVersion: era === 'modern' ? undefined : info?.protocolVersion,
+      headers: exchange.headers,
+    });
   };
   return (
     <div className="detail-toolbar" role="toolbar" aria-label="Exchange actions">
       <CopyButton label="Copy JSON" text={() => JSON.stringify({ request: exchange.request, response: exchange.response }, null, 2)} testId="copy-json" />
-      {exchange.requester === 'client' && <AsyncCopy label="Copy as curl" make={curl} testId="copy-curl" />}
+      {exchange.requester === 'client' && <CopyButton label="Copy as curl" text={curl} testId="copy-curl" />}
       <div className="segmented" role="group" aria-label="JSON view">
         <button type="button" aria-pressed={props.mode === 'tree'} onClick={() => props.onMode('tree')}>Tree</button>
         <button type="button" aria-pressed={props.mode === 'raw'} onClick={() => props.onMode('raw')} data-testid="raw-view">Raw</button>
@@ -226,22 +233,6 @@ function Toolbar(props: {
         </button>
       )}
     </div>
-  );
-}
-
-/** Copies text that takes a call to make (the curl command). */
-function AsyncCopy({ label, make, testId }: { label: string; make(): Promise<string>; testId: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return;
-    const t = setTimeout(() => setState('idle'), 1500);
-    return () => clearTimeout(t);
-  }, [state]);
-  return (
-    <button type="button" className="button button-small" data-testid={testId} onClick={() => void make().then(copyText).then((ok) => setState(ok ? 'copied' : 'failed'))}>
-      <Icon name={state === 'copied' ? 'check' : 'copy'} />
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}</span>
-    </button>
   );
 }
 

@@ -1,10 +1,13 @@
 /**
- * Latency of every call of the session over time (uPlot, loaded with the first chart): answered
- * calls and failed ones in two colours; clicking a point opens that call.
+ * Latency of the session's calls over time (uPlot, loaded with the first chart): answered calls
+ * and failed ones in two colours (failures drawn above, ringed); clicking a point opens that call.
+ * It follows the timeline's filters and search: it plots the calls they let through, and says
+ * how many of the session's calls that is.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { formatMs } from '../../components/format.js';
 import { isErrorRow, type TimelineRow } from '../../stores/timeline-model.js';
+import { isFiltering, passes, type TimelineFilter } from '../../stores/timeline-view.js';
 
 const TimeChart = lazy(() => import('../../components/chart.js').then((m) => ({ default: m.TimeChart })));
 
@@ -28,11 +31,18 @@ function useThrottled(version: number, ms: number): number {
   return shown;
 }
 
-export function LatencyChart({ rows, version, onPick }: { rows: readonly TimelineRow[]; version: number; onPick(index: number): void }) {
+export function LatencyChart({ rows, version, filter, onPick }: { rows: readonly TimelineRow[]; version: number; filter: TimelineFilter; onPick(index: number): void }) {
   const drawn = useThrottled(version, REDRAW_MS);
   const data = useMemo(() => {
+    const filtering = isFiltering(filter);
     const calls: number[] = [];
-    for (let i = 0; i < rows.length; i++) if (rows[i]!.kind === 'exchange' && rows[i]!.latencyMs !== undefined) calls.push(i);
+    let all = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row.kind !== 'exchange' || row.latencyMs === undefined) continue;
+      all++;
+      if (!filtering || passes(row, i, filter)) calls.push(i);
+    }
     const step = Math.max(1, Math.ceil(calls.length / MAX_POINTS));
     const picked = calls.filter((_, j) => j % step === 0);
     const x: number[] = [];
@@ -51,24 +61,35 @@ export function LatencyChart({ rows, version, onPick }: { rows: readonly Timelin
     }
     const sorted = picked.map((i) => rows[i]!.latencyMs!).sort((a, b) => a - b);
     const p95 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] : undefined;
-    return { x, ok, failed, indexes: picked, count: calls.length, errors: failed.filter((v) => v !== null).length, p95, max: sorted.at(-1) };
+    return { x, ok, failed, indexes: picked, count: calls.length, all, filtering, errors: failed.filter((v) => v !== null).length, p95, max: sorted.at(-1) };
     // `drawn` follows `version`, which changes whenever rows were appended in place.
-  }, [rows, drawn]);
-  if (data.count === 0) return <p className="muted small chart-empty">The latency chart fills in as calls are answered.</p>;
+  }, [rows, drawn, filter]);
+  const shown = data.filtering ? `${data.count} of ${data.all} calls (filtered)` : `${data.count} call${data.count === 1 ? '' : 's'}`;
+  if (data.count === 0) {
+    return (
+      <p className="muted small chart-empty" data-testid="latency-chart-empty">
+        {data.filtering && data.all > 0 ? 'No answered call passes these filters.' : 'The latency chart fills in as calls are answered.'}
+      </p>
+    );
+  }
+  const summary = `${shown}; ${data.errors} failed; p95 ${formatMs(data.p95)}, slowest ${formatMs(data.max)}.`;
   return (
     <Suspense fallback={<p className="muted small">Loading the chart…</p>}>
+      <p className="muted small chart-caption" data-testid="latency-chart-caption">
+        Latency of {summary}
+      </p>
       <TimeChart
         x={data.x}
         series={[
           { label: 'answered', values: data.ok, color: '--accent', points: true },
-          { label: 'failed', values: data.failed, color: '--danger', points: true },
+          { label: 'failed', values: data.failed, color: '--danger', points: true, emphasis: true },
         ]}
         height={typeof window !== 'undefined' && window.innerHeight < 820 ? 110 : 150}
         onPick={(i) => {
           const index = data.indexes[i];
           if (index !== undefined) onPick(index);
         }}
-        summary={`Latency of ${data.count} calls over time; ${data.errors} failed; p95 ${formatMs(data.p95)}, slowest ${formatMs(data.max)}. Click a point to open that call.`}
+        summary={`Latency over time of ${summary} Click a point to open that call.`}
         testId="latency-chart"
       />
     </Suspense>

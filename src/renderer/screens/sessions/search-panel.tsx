@@ -83,14 +83,16 @@ export function SearchBar({ sessionId, timeline, value, onChange }: { sessionId:
           Clear
         </button>
       )}
-      <span id="search-summary" className="small search-summary" aria-live="polite" data-testid="search-summary">
+      {/* Read to screen readers here; shown beside the row count (session-view), where it takes no line of its own. */}
+      <span id="search-summary" className={error ? 'small search-summary' : 'visually-hidden'} aria-live="polite" data-testid="search-summary">
         {error ? <span className="error-text">{error}</span> : value ? summary(value) : ''}
       </span>
     </form>
   );
 }
 
-function summary(s: SearchState): string {
+/** What a search found, in words. */
+export function summary(s: SearchState): string {
   const n = s.matches.size;
   const rows = `${n}${s.truncated ? '+' : ''} row${n === 1 ? '' : 's'} match “${s.query}”`;
   return s.unplaced > 0 ? `${rows} (${s.unplaced} older match${s.unplaced === 1 ? ' is' : 'es are'} not loaded)` : rows;

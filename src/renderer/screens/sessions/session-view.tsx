@@ -15,7 +15,7 @@ import { useServices, useSessions } from '../../app/services.js';
 import { viewRows, type TimelineSort } from '../../stores/timeline-view.js';
 import { ExchangeDetail } from './exchange-detail.js';
 import { LatencyChart } from './latency-chart.js';
-import { SearchBar, type SearchState } from './search-panel.js';
+import { SearchBar, summary as searchSummary, type SearchState } from './search-panel.js';
 import { Timeline } from './timeline.js';
 import { EraBadge } from './era-detail.js';
 
@@ -88,6 +88,13 @@ export function SessionView({ id }: { id: string }) {
       // Not remembered then.
     }
   };
+  // The chart plots only rows the filters let through: a picked call is in the timeline, unless
+  // it is nested under a collapsed call (then that call opens).
+  const pickFromChart = (index: number): void => {
+    const parent = timeline?.rows[index]?.parent;
+    if (parent !== undefined && collapsed.has(parent)) toggle(parent);
+    setSelected(index);
+  };
   const doExport = async (format: 'jsonl' | 'har'): Promise<void> => setExportError(await exportSession(services, id, format));
   const playground = info?.transport.client === 'playground';
 
@@ -100,7 +107,7 @@ export function SessionView({ id }: { id: string }) {
         </h1>
         {info && <span className={`badge badge-session-${info.state}`} data-testid="session-state"><span className="dot" aria-hidden="true" />{info.state}</span>}
         {playground && <span className="chip chip-accent">playground</span>}
-        <EraBadge era={info?.era} testId="session-view-era" />
+        <EraBadge era={info?.era} version={info?.protocolVersion} testId="session-view-era" />
         {info?.serverEra && <EraBadge era={info.serverEra} prefix="bridged to " testId="session-view-server-era" />}
         <div className="actions">
           <button type="button" className="button" aria-pressed={chart} onClick={() => setChartShown(!chart)} data-testid="toggle-chart">
@@ -145,19 +152,23 @@ export function SessionView({ id }: { id: string }) {
         <label className="check">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} data-testid="errors-only" /> Errors only
         </label>
-        <span className="muted small count-line" aria-live="off" data-testid="row-count">
-          {filtering ? `${shown} of ${rowCount}` : rowCount} rows{open?.loading ? ' · loading…' : ''}
+        <span className="muted small count-line" aria-live="off" data-testid="row-count" title={search ? searchSummary(search) : undefined}>
+          {filtering ? `${shown} of ${rowCount}` : rowCount} rows{search ? ` · “${search.query}”: ${search.matches.size}${search.truncated ? '+' : ''} matched` : ''}
+          {open?.loading ? ' · loading…' : ''}
         </span>
       </div>
       {chart && timeline && (
         <div className="chart-panel">
-          <LatencyChart rows={timeline.rows} version={version} onPick={(index) => { clearFilters(); setSelected(index); }} />
+          <LatencyChart rows={timeline.rows} version={version} filter={filter} onPick={pickFromChart} />
         </div>
       )}
       <div className="session-split">
         <SplitPanes
           id="session-panes"
           leftLabel="the timeline"
+          // No details pane until a row is chosen: the timeline has the whole width (names and sizes not cut).
+          rightCollapsed={selected === undefined}
+          defaultLeft={64}
           left={
             timeline && rowCount > 0 && shown > 0 ? (
               <Timeline rows={timeline.rows} visible={visible} version={version} selected={shownSelection} onSelect={setSelected} sort={sort} onSort={setSort} collapsed={collapsed} onToggle={toggle} highlight={search?.query} matches={search?.matches} maxLatency={maxLatency} />
@@ -174,7 +185,7 @@ export function SessionView({ id }: { id: string }) {
               </div>
             )
           }
-          right={<ExchangeDetail sessionId={id} info={info} row={shownSelection !== undefined ? timeline?.rows[shownSelection] : undefined} hiddenByFilters={hidden} compareBase={compareBase} onCompareBase={setCompareBase} onCompare={(a, b) => setComparing([a, b])} />}
+          right={selected === undefined ? null : <ExchangeDetail sessionId={id} info={info} row={shownSelection !== undefined ? timeline?.rows[shownSelection] : undefined} hiddenByFilters={hidden} compareBase={compareBase} onCompareBase={setCompareBase} onCompare={(a, b) => setComparing([a, b])} />}
         />
       </div>
       {comparing && (

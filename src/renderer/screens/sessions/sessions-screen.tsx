@@ -140,7 +140,7 @@ function SessionsList() {
                           {s.client?.version ? <span className="muted"> {s.client.version}</span> : null}
                         </a>
                         {s.principal && <span className="chip" title="The client token this session was opened with (Settings → Client tokens)" data-testid="session-principal">via token: {s.principal}</span>}
-                        <EraBadge era={s.era} testId="session-era" />
+                        <EraBadge era={s.era} version={s.protocolVersion} testId="session-era" />
                         {s.serverEra && <EraBadge era={s.serverEra} prefix="bridged to " testId="session-server-era" />}
                         {s.transport.client === 'bridge' && <span className="chip" title="The legacy session the hub holds on behalf of a 2026-07-28 client">hub bridge</span>}
                         {s.profile && (

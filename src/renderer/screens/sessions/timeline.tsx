@@ -310,9 +310,18 @@ function RowCells({ row, collapsed, onToggle, highlight, maxLatency }: { row: Ti
           </>
         )}
       </span>
-      <span className="num col-size">
-        {formatBytes(row.requestSize)}
-        {row.responseSize !== undefined ? ` / ${formatBytes(row.responseSize)}` : ''}
+      {/* Request and response sizes on two short lines: one "1.2 KB / 34.5 KB" line was cut in a narrow pane. */}
+      <span className="num col-size cell-size" title={`request ${formatBytes(row.requestSize)}${row.responseSize !== undefined ? `, response ${formatBytes(row.responseSize)}` : ''}`}>
+        <span>
+          <span className="visually-hidden">request </span>
+          {formatBytes(row.requestSize)}
+        </span>
+        {row.responseSize !== undefined && (
+          <span>
+            <span className="visually-hidden">response </span>
+            {formatBytes(row.responseSize)}
+          </span>
+        )}
       </span>
     </>
   );
