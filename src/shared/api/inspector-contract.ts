@@ -68,6 +68,22 @@ export const exchangeBridgeSchema = z.object({
   seqs: z.array(z.number().int()),
 });
 
+/**
+ * Where an exchange's time went, in ms after `startedAt` (the request reached the hub): `sentMs`
+ * it went out on its other leg (to the server, for a client's request: the time before it is the
+ * hub's queue), `firstByteMs` the answer's first byte came back (a stdio line's first chunk, an
+ * HTTP answer's headers or SSE chunk), `answeredMs` the answer was whole and parsed, `deliveredMs`
+ * it was written to the requester's connection. A mark the hub could not take is absent. With
+ * `latencyMs` (the answer handed to the requester's stream) and `progress`, the timing view and
+ * the session's waterfall are drawn from these (docs/inspector.md, "Timing").
+ */
+export const exchangeTimingSchema = z.object({
+  sentMs: z.number().optional(),
+  firstByteMs: z.number().optional(),
+  answeredMs: z.number().optional(),
+  deliveredMs: z.number().optional(),
+});
+
 /** A request paired with its response (or what became of it), with timings. */
 export const exchangeSummarySchema = z.object({
   /** `<session>/<requestSeq>`: unique, since request ids are reused. */
@@ -118,6 +134,8 @@ export const exchangeSummarySchema = z.object({
    * hub's span for the request (docs/observability.md).
    */
   trace: z.object({ traceId: z.string(), spanId: z.string() }).optional(),
+  /** The marks between the request and its delivered answer (exchangeTimingSchema). */
+  timing: exchangeTimingSchema.optional(),
 });
 
 /** An exchange with its (redacted) request and response messages. */
@@ -248,6 +266,26 @@ export const serverStatsSchema = z.object({
   bucketMs: z.number().int().optional(),
 });
 
+/** One write to a client's HTTP response, as the hub made it (redacted). */
+export const rawChunkSchema = z.object({
+  /** Epoch ms when it was written. */
+  time: z.number(),
+  /** The response it belongs to: a 2025 session's stream key (`0` the GET stream), or a 2026-07-28 call's request id. */
+  stream: z.string(),
+  /** `head`: status line and headers; `data`: body bytes (SSE lines, or a JSON body); `end`: the response ended. */
+  kind: z.enum(['head', 'data', 'end']),
+  text: z.string(),
+});
+
+export const rawStreamSchema = z.object({
+  /** Recording is on (for streams opened from when it was turned on). */
+  enabled: z.boolean(),
+  maxBytesPerSession: z.number().int(),
+  chunks: z.array(rawChunkSchema),
+  /** Older chunks of this session were dropped to stay under the cap. */
+  truncated: z.boolean(),
+});
+
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
 const timeFilter = z.union([z.number(), z.iso.datetime({ offset: true })]);
 
@@ -348,6 +386,16 @@ export const inspectorContract = {
     }),
     "Re-sends one captured request to its (still configured) server through a fresh session the hub opens, and returns the new response beside the old",
   ),
+  'inspector.raw.get': call(
+    z.object({ session: z.string() }),
+    rawStreamSchema,
+    "The raw stream of a session: the bytes the hub wrote to its client (each response's head, SSE events with their ids, priming events, keep-alives, JSON bodies), redacted, while recording is on",
+  ),
+  'inspector.raw.set': call(
+    z.object({ enabled: z.boolean() }),
+    z.object({ enabled: z.boolean(), maxBytesPerSession: z.number().int() }),
+    'Turns recording of the raw stream on or off (until the hub restarts); streams opened from then on are recorded',
+  ),
 } as const;
 
 /**
@@ -387,3 +435,6 @@ export type CaptureEra = z.infer<typeof captureEraSchema>;
 export type InputRound = z.infer<typeof inputRoundSchema>;
 export type ExchangeBridge = z.infer<typeof exchangeBridgeSchema>;
 export type ServerStats = z.infer<typeof serverStatsSchema>;
+export type ExchangeTiming = z.infer<typeof exchangeTimingSchema>;
+export type RawChunk = z.infer<typeof rawChunkSchema>;
+export type RawStream = z.infer<typeof rawStreamSchema>;

@@ -12,7 +12,7 @@
  * Framing and the judgement of a reader's pace are the one SSE writer's (protocol/sse-writer.ts).
  */
 import type { ServerResponse } from 'node:http';
-import { SseWriter, type PaceLimits } from '../protocol/sse-writer.js';
+import { headOf, SseWriter, type PaceLimits, type WireListener } from '../protocol/sse-writer.js';
 
 /**
  * How long a 2025 POST's headers are held, once its request is on its way to the server, for an
@@ -40,6 +40,11 @@ export class HttpReply {
     public headers: Record<string, string>,
   ) {
     this.writer = new SseWriter(res);
+  }
+
+  /** Records the bytes sent (protocol/sse-writer.ts WireListener): the stream's and a JSON answer's. */
+  set wire(listener: WireListener | undefined) {
+    this.writer.wire = listener;
   }
 
   /** Nothing was sent yet: the answer may still go as one JSON body. */
@@ -114,6 +119,12 @@ export class HttpReply {
     // node:http joins a string body to its header block when both go at once: a copy of a large body.
     if (json.length > SEPARATE_HEADERS_AT) res.flushHeaders();
     res.end(json);
+    const wire = this.writer.wire;
+    if (wire !== undefined) {
+      wire('head', headOf(res));
+      wire('data', json);
+      wire('end', '');
+    }
   }
 
   /** Ends with no answer: an empty stream when none started (`status` undefined), else `status` and no body. */
@@ -124,6 +135,8 @@ export class HttpReply {
       this.finished = true;
       this.res.writeHead(status, this.headers);
       this.res.end();
+      this.writer.wire?.('head', headOf(this.res));
+      this.writer.wire?.('end', '');
       return;
     }
     this.open();

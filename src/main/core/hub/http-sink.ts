@@ -25,6 +25,9 @@ export function sseSink(res: ServerResponse): StreamSink {
     keepAlive: () => writer.comment('keepalive'),
     end: () => writer.end(),
     onClose: (listener) => void res.once('close', listener),
+    tapWire: (listener) => {
+      writer.wire = listener;
+    },
   };
 }
 
@@ -67,5 +70,8 @@ export function replySink(res: ServerResponse): ReplySink {
     keepAlive: () => reply.keepAlive('keepalive'),
     end: () => reply.end(),
     onClose: (listener) => void res.once('close', listener),
+    tapWire: (listener) => {
+      reply.wire = listener;
+    },
   };
 }

@@ -63,6 +63,9 @@ export class ModernCallRun {
     const { request, client, reply } = this;
     const watch = client.watch;
     watch?.fromClient?.(request, this.raw, http, 200);
+    // The raw bytes of this call's reply, when an observer records them (asked once per call).
+    const wire = watch?.wireTap?.(String(request.id));
+    if (wire !== undefined) reply.wire = wire;
     let upstream: ModernUpstream;
     try {
       upstream = await this.ctx.upstreamFor(this.server);
@@ -73,6 +76,7 @@ export class ModernCallRun {
       const json = JSON.stringify(answer);
       watch?.toClient?.(answer, json, 'upstream-closed');
       reply.final(json, 200);
+      watch?.delivered?.(json);
       return;
     }
     if (reply.gone) return;
@@ -100,6 +104,7 @@ export class ModernCallRun {
           // Progress shows work is being done: the deadline moves (as in a 2025 session).
           if (m.method === 'notifications/progress') this.deadline?.progressed();
           reply.notification(json);
+          watch?.delivered?.(json);
         },
         response: (m, json, info) => {
           if (this.over) return;
@@ -114,6 +119,7 @@ export class ModernCallRun {
           }
           if (request.method === 'tools/list' && 'result' in m) this.ctx.paramHeaders.learn(this.server.id, (m as JsonRpcResponse).result);
           reply.final(json, info.status ?? statusForError((m as JsonRpcResponse).error?.code));
+          watch?.delivered?.(json);
         },
         ended: () => {
           if (this.over) return;
@@ -190,6 +196,7 @@ export class ModernCallRun {
     const json = JSON.stringify(answer);
     this.client.watch?.toClient?.(answer, json, note);
     this.reply.final(json, 200);
+    this.client.watch?.delivered?.(json);
   }
 
   private cancel(reason: string): void {

@@ -18,7 +18,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../../shared/protocol.js';
-import { DEFAULT_STALL_MS, type PaceLimits } from '../protocol/sse-writer.js';
+import { DEFAULT_STALL_MS, type PaceLimits, type WireListener } from '../protocol/sse-writer.js';
 import { HttpReply } from './http-reply.js';
 import { DEFAULT_MAX_BACKLOG_BYTES } from './sse-stream.js';
 
@@ -57,6 +57,11 @@ export class ModernReply {
 
   get done(): boolean {
     return this.reply.done;
+  }
+
+  /** Records the bytes this reply sends (an observer's raw stream). */
+  set wire(listener: WireListener) {
+    this.reply.wire = listener;
   }
 
   /** The client's connection is gone (it closed the stream: its cancellation). */

@@ -10,6 +10,7 @@
  * do O(1) work: they run on the proxy path.
  */
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { WireListener } from '../protocol/sse-writer.js';
 import type { UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
 import type { TraceContext } from './tracing.js';
 
@@ -80,8 +81,24 @@ export interface SessionWatch {
   toClient?(message: JsonRpcMessage, raw: string | undefined, note: HubNote | undefined): void;
   /** A message sent to the server; `note` when the hub wrote it itself. */
   toServer?(message: JsonRpcMessage, raw: string | undefined, note: HubNote | undefined): void;
-  /** A message from the server. */
+  /**
+   * A message from the server. When its first byte arrived is `arrival.at` during the call
+   * (protocol/arrival.ts; -1 when the hub cannot tell): read it there, it is not passed.
+   */
   fromServer?(message: JsonRpcMessage, raw: string): void;
+  /**
+   * The message whose JSON text is `json` (the very string `toClient` was given) was just written
+   * to the client: its HTTP response (or an in-process consumer). Usually right after `toClient`;
+   * later when the client's stream was blocked or away.
+   */
+  delivered?(json: string): void;
+  /**
+   * A stream to the client is about to be written (`stream`: its key in the session, or the
+   * request id of a 2026-07-28 call): a listener for the bytes it is sent, or undefined. Asked
+   * once per stream (a POST's reply, a GET stream), never per message; only one observer may
+   * answer (the inspector's raw stream).
+   */
+  wireTap?(stream: string): WireListener | undefined;
   /**
    * The server's side of a request the hub bridges between eras (hub/legacy-bridge.ts): a message
    * the server was sent (`toServer`) or sent, in the server's era, on behalf of the client's
@@ -117,6 +134,8 @@ const WATCH_METHODS = [
   'toClient',
   'toServer',
   'fromServer',
+  'delivered',
+  'wireTap',
   'bridged',
   'traced',
   'upstreamOpened',
@@ -140,7 +159,7 @@ export function composeWatches(watches: ReadonlyArray<SessionWatch | undefined>)
   const out: Record<string, AnyMethod> = {};
   for (const name of WATCH_METHODS) {
     const impls = present.filter((w) => typeof w[name] === 'function').map((w) => (w[name] as AnyMethod).bind(w));
-    if (impls.length === 1) out[name] = impls[0]!;
+    if (impls.length === 1 || (name === 'wireTap' && impls.length > 0)) out[name] = impls[0]!;
     else if (impls.length > 1)
       out[name] = (...args: unknown[]) => {
         for (const impl of impls) impl(...args);

@@ -7,6 +7,7 @@
  * Flow control (issue 17): while any stream's client is not keeping up, the session is told to
  * hold its upstream back (`pause`), and told again once every such stream drained or went away.
  */
+import type { WireListener } from '../protocol/sse-writer.js';
 import { SseStream, type StreamFlow, type StreamLimits } from './sse-stream.js';
 import type { StreamSink } from './stream-sink.js';
 
@@ -21,6 +22,9 @@ export interface SessionFlow {
   overflowed(stream: SseStream): void;
   /** Whether the upstream is held back (paused) while a client is behind, rather than outrun. */
   holdsBack(): boolean;
+  /** Observers' marks (StreamFlow): absent when no observer wants them. */
+  delivered?: ((json: string) => void) | undefined;
+  wireFor?: ((stream: string) => WireListener | undefined) | undefined;
 }
 
 export class SessionStreams implements StreamFlow {
@@ -31,11 +35,16 @@ export class SessionStreams implements StreamFlow {
   private unclaimed: string[] = [];
   /** Streams whose client is not keeping up right now. */
   private blockedCount = 0;
+  readonly delivered: ((json: string) => void) | undefined;
+  readonly wireFor: ((stream: string) => WireListener | undefined) | undefined;
 
   constructor(
     private readonly limits: StreamLimits,
     private readonly flow: SessionFlow,
   ) {
+    // Passed on as they are: the streams call them directly (nothing when nobody observes).
+    this.delivered = flow.delivered;
+    this.wireFor = flow.wireFor;
     this.get = new SseStream('0', limits, this);
     this.byKey.set('0', this.get);
   }

@@ -78,14 +78,17 @@ export class Session {
     readonly serverId: string,
     private readonly host: SessionHost,
   ) {
+    const watch = (this.watch = host.watch(this));
     this.streams = new SessionStreams(host.streamLimits, {
       pause: (paused) => this.upstream.hold(paused),
       overflowed: (stream) => this.requests.overflowed(stream),
       // A connection that can pause is held back for a slow client; one that cannot (a shared
       // child, a remote, a profile) is not, and a stalled client's stream is given up instead.
       holdsBack: () => this.upstream.holdsBack,
+      // Observers' marks: when a message reached the client, and the raw bytes of its streams.
+      delivered: watch?.delivered?.bind(watch),
+      wireFor: watch?.wireTap?.bind(watch),
     });
-    this.watch = host.watch(this);
     this.upstream = new SessionUpstream(serverId, host, this.watch, this.waiters, {
       connect: () => host.connect(this),
       receive: (m, raw, local) => (local ? this.localReply(m, raw) : this.fromUpstream(m, raw)),

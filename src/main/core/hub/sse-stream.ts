@@ -13,7 +13,7 @@
  */
 import { Ring } from '../lib/ring.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
-import { DEFAULT_STALL_MS, type PaceLimits } from '../protocol/sse-writer.js';
+import { DEFAULT_STALL_MS, type PaceLimits, type WireListener } from '../protocol/sse-writer.js';
 import type { StreamSink } from './stream-sink.js';
 
 export interface StreamLimits {
@@ -52,6 +52,13 @@ export interface StreamFlow {
   readonly holdsBack: boolean;
   /** Its client is stalled (see StreamLimits): the stream must be given up. */
   overflowed(stream: SseStream): void;
+  /**
+   * Observers' marks, set only when an observer wants them (hub/observer.ts): a message's JSON
+   * text was just written to the client (`delivered`); the bytes a stream's sink writes, for a
+   * stream about to be attached (`wireFor`: undefined when nobody records the raw stream).
+   */
+  readonly delivered?: ((json: string) => void) | undefined;
+  readonly wireFor?: ((stream: string) => WireListener | undefined) | undefined;
 }
 
 interface StoredEvent {
@@ -106,6 +113,8 @@ export class SseStream {
     if (sink.resumable === false) this.keep = false;
     this.sink = sink;
     this.overflowed = false;
+    const wire = this.flow.wireFor?.(this.key);
+    if (wire !== undefined) sink.tapWire?.(wire);
     sink.open(headers);
     this.lastWrite = Date.now();
     // A priming event (id, empty data) lets a 2025-11-25 client resume even before any message.
@@ -223,7 +232,9 @@ export class SseStream {
     if (n > this.sentUpTo) this.sentUpTo = n;
     this.lastWrite = Date.now();
     const sink = this.sink!;
-    if (sink.message(`${this.key}-${n}`, json, message) === false && !this.blocked && sink.onDrain) {
+    const taken = sink.message(`${this.key}-${n}`, json, message);
+    this.flow.delivered?.(json);
+    if (taken === false && !this.blocked && sink.onDrain) {
       this.blocked = true;
       this.flow.blocked(this);
       sink.onDrain(() => {

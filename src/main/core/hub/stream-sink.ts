@@ -5,7 +5,7 @@
  * resumes from.
  */
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
-import type { PaceLimits } from '../protocol/sse-writer.js';
+import type { PaceLimits, WireListener } from '../protocol/sse-writer.js';
 
 export interface StreamSink {
   /** Starts the stream with the session's response headers; must reach the client at once (P10). */
@@ -44,6 +44,11 @@ export interface StreamSink {
   /** Keeps an idle stream (and the proxies on its way) alive (P13). */
   keepAlive(): void;
   end(): void;
+  /**
+   * Records the bytes this sink writes from now on (an HTTP response: its head, each event, its
+   * end), for an observer that asked to see the raw stream. In-process sinks write no bytes.
+   */
+  tapWire?(listener: WireListener): void;
   /** Called once when the consumer goes away (the HTTP connection closed). */
   onClose(listener: () => void): void;
 }

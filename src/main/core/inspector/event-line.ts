@@ -9,6 +9,7 @@
  */
 import type { CaptureEvent, ExchangeStatus, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
 import type { LineLog } from './line-log.js';
+import { timingOf, writeTiming } from './timing-line.js';
 import { otherLeg, ROUTES, TWIN_COMPLETES, type CapturedLeg, type StoredEvent } from './stored-event.js';
 
 const str = JSON.stringify;
@@ -67,7 +68,8 @@ function routePart(route: number, method: string | undefined, hasId: boolean): B
  * time, `latencyMs` follows from it, `responseSeq` is that leg's seq when it is a response).
  * Keys: r requestSeq, q requester, i requestId, m method, s status, t0 startedAt,
  * u upstreamLatencyMs, c client, cs cancelSeq, pg progress, pc progressCount, err error, ie isError
- * (a failed tool call), why reason.
+ * (a failed tool call), why reason, tm timing (`[sent, first byte, answered, delivered]`, ms after
+ * t0, null where a mark is missing).
  */
 const STATUS_INDEX: Record<ExchangeStatus, number> = { pending: 0, ok: 1, error: 2, cancelled: 3, timeout: 4, orphaned: 5 };
 /** `,"q":<requester>,"i":` by requester. */
@@ -158,6 +160,8 @@ function writeExchange(log: LineLog, x: ExchangeSummary): void {
     log.bytes(X_ERAS);
     log.utf8(str(nx));
   }
+  const timing = x.timing;
+  if (timing !== undefined) writeTiming(log, timing);
   log.byte(CLOSE);
 }
 
@@ -188,6 +192,7 @@ export interface CompactExchange {
   err?: ExchangeSummary['error'];
   ie?: 1;
   why?: string;
+  tm?: Array<number | null>;
   /** Eras: e the client's era when modern, h its Mcp-* headers, rd input rounds, b the bridged server side, p parent exchange. */
   nx?: { e?: 'modern'; h?: Record<string, string>; rd?: ExchangeSummary['rounds']; b?: ExchangeSummary['bridge']; p?: string; t?: ExchangeSummary['trace'] };
 }
@@ -220,6 +225,7 @@ export function expandExchange(c: CompactExchange, leg: { seq: number; session: 
   if (nx?.b !== undefined) x.bridge = nx.b;
   if (nx?.p !== undefined) x.parent = nx.p;
   if (nx?.t !== undefined) x.trace = nx.t;
+  if (c.tm !== undefined) x.timing = timingOf(c.tm);
   return x;
 }
 
@@ -321,6 +327,8 @@ export function exchangeJson(x: ExchangeSummary): string {
   if (x.parent !== undefined) s += `,"parent":${str(x.parent)}`;
   const trace = x.trace;
   if (trace !== undefined) s += `,"trace":${str(trace)}`;
+  const timing = x.timing;
+  if (timing !== undefined) s += `,"timing":${str(timing)}`;
   return s + '}';
 }
 

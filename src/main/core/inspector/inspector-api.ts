@@ -68,5 +68,13 @@ export function inspectorHandlers(deps: InspectorApiDeps): Handlers<typeof inspe
       return { fileName: `${stem}.har`, mediaType: 'application/json', content: sessionHar(summary, exchanges, events, deps.hubUrl, deps.version) };
     },
     'inspector.replay': (input) => replayExchange({ inspector, queries, hub: deps.hub, version: deps.version }, input),
+    'inspector.raw.get': ({ session }) => {
+      inspector.flush();
+      return inspector.raw.get(session, inspector.recordingRaw);
+    },
+    'inspector.raw.set': ({ enabled }) => {
+      inspector.recordRaw(enabled);
+      return { enabled: inspector.recordingRaw, maxBytesPerSession: inspector.raw.maxBytesPerSession };
+    },
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { CaptureEvent, Exchange, ExchangeSummary, InspectorSession, InspectorSessionState } from '../../../shared/api/inspector-contract.js';
 import { ApiError } from '../api/api-registry.js';
+import { Exchange as TrackerExchange } from '../traffic/exchange.js';
 import { ExchangeTracker } from '../traffic/exchange-tracker.js';
 import { fileEvents, historyEvents, listHistoryFiles } from './history-read.js';
 import type { Inspector } from './inspector.js';
@@ -160,7 +161,10 @@ export class InspectorQueries {
     for (;;) {
       const read = await this.events({ session: summary.id, after: cursor, limit: 5000 });
       for (const e of read.events) {
-        tracker.observe(e, e.message);
+        const done = tracker.observe(e, e.message);
+        // The marks only the written exchange has (first byte, delivery) come back with it.
+        const marks = done === undefined ? undefined : e.exchanges?.find((x) => x.requestSeq === done.requestSeq)?.timing;
+        if (marks !== undefined && done instanceof TrackerExchange) done.restoreMarks(marks);
         if (full) messages.set(e.seq, e);
       }
       if (read.next === undefined) break;

@@ -17,6 +17,7 @@ import { lastSeqOnDisk, loadSessionIndex, sessionLine } from './history-read.js'
 import { HistoryWriter } from './history-writer.js';
 import { LineLog } from './line-log.js';
 import { MemoryStore } from './memory-store.js';
+import { RawStore } from './raw-store.js';
 import { SessionRecord } from './session-record.js';
 import type { InspectorLimits } from './settings.js';
 import { ServerStatsBook } from './stats.js';
@@ -56,6 +57,8 @@ export class Inspector implements TrafficSink {
   readonly memory: MemoryStore;
   /** Per-server call statistics: a passive subscriber of the pipeline's exchanges (the engine subscribes it). */
   readonly stats = new ServerStatsBook();
+  /** The raw stream (raw-store.ts): filled only while recording is on (`recordRaw`). */
+  readonly raw = new RawStore();
   readonly historyDir: string;
   /** Resolves once the session index of the history files is loaded. */
   historyReady: Promise<void> = Promise.resolve();
@@ -124,6 +127,21 @@ export class Inspector implements TrafficSink {
   /** The inspector's id of a hub session (its ObservedSession key), if it was captured. */
   captureIdOf(key: object): string | undefined {
     return this.traffic.sink === this ? this.traffic.captureIdOf(key) : undefined;
+  }
+
+  /** Whether the bytes written to clients are recorded (off by default; raw-store.ts). */
+  get recordingRaw(): boolean {
+    return this.traffic.raw.enabled;
+  }
+
+  /** Turns recording of the raw stream on or off: streams opened from now on follow it. */
+  recordRaw(enabled: boolean): void {
+    this.traffic.raw.enabled = enabled && this.enabled;
+  }
+
+  /** Bytes written to a session's client, redacted by the pipeline (the raw stream). */
+  wire(session: TrafficSession, time: number, stream: string, kind: 'head' | 'data' | 'end', text: string): void {
+    this.raw.add(session.identity.id, { time, stream, kind, text });
   }
 
   /** Listens to every event as it is stored (in seq order). */

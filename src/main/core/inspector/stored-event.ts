@@ -350,6 +350,8 @@ export function exchangeSummary(x: ExchangeSummary): ExchangeSummary {
   if (x.parent !== undefined) out.parent = x.parent;
   const trace = x.trace;
   if (trace !== undefined) out.trace = trace;
+  const timing = x.timing;
+  if (timing !== undefined) out.timing = timing;
   return out;
 }
 

@@ -4,6 +4,8 @@
  * whole so a misbehaving child cannot make the hub buffer without bound.
  */
 import { isAscii } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
+import { arrival } from './arrival.js';
 
 export interface LineReaderHandlers {
   line(text: string): void;
@@ -14,13 +16,19 @@ export class LineReader {
   private chunks: Buffer[] = [];
   private size = 0;
   private skipping = false;
+  /** performance.now() of the chunk that brought the current line's first byte (when stamping). */
+  private lineAt = -1;
+  private chunkAt = -1;
 
   constructor(
     private readonly maxLineBytes: number,
     private readonly handlers: LineReaderHandlers,
+    /** Mark each line with when its first byte came (protocol/arrival.ts): a server's stdout. */
+    private readonly stamp = false,
   ) {}
 
   push(chunk: Buffer): void {
+    if (this.stamp) this.chunkAt = performance.now();
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(10, start);
@@ -32,6 +40,7 @@ export class LineReader {
   }
 
   private take(piece: Buffer, complete: boolean): void {
+    if (this.size === 0) this.lineAt = this.chunkAt;
     if (!this.skipping) {
       if (this.size + piece.length > this.maxLineBytes) {
         this.skipping = true;
@@ -51,7 +60,16 @@ export class LineReader {
       // decoding on a 1 MiB line; the string is the same.
       let text = isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
       if (text.endsWith('\r')) text = text.slice(0, -1);
-      if (text.trim() !== '') this.handlers.line(text);
+      if (text.trim() !== '') {
+        if (this.stamp) {
+          arrival.at = this.lineAt;
+          try {
+            this.handlers.line(text);
+          } finally {
+            arrival.at = -1;
+          }
+        } else this.handlers.line(text);
+      }
     }
     this.chunks = [];
     this.size = 0;

@@ -35,9 +35,24 @@ export interface PaceLimits {
   stallMs: number;
 }
 
+/**
+ * Hears the bytes a response is sent, as written: its status line and headers (`head`), each
+ * piece of its body (`data`), its end (`end`, no text). Set only while an observer records the
+ * raw stream (the inspector's "raw stream", off by default): unset, a write costs one check.
+ */
+export type WireListener = (kind: 'head' | 'data' | 'end', text: string) => void;
+
+/** The status line and headers node:http wrote (its own `_header`, undocumented but stable), or a line of our own. */
+export function headOf(res: ServerResponse): string {
+  const head = (res as unknown as { _header?: unknown })._header;
+  return typeof head === 'string' ? head : `HTTP/1.1 ${res.statusCode}\r\n\r\n`;
+}
+
 export class SseWriter {
   /** Time of the last write (data or comment), for keep-alives. */
   lastWrite = 0;
+  /** Set while the raw stream is recorded (WireListener). */
+  wire: WireListener | undefined = undefined;
   private opened = false;
   /** Bytes handed to `res.write` so far. */
   private written = 0;
@@ -77,6 +92,7 @@ export class SseWriter {
     this.opened = true;
     this.res.writeHead(status, { ...headers, ...SSE_HEADERS });
     this.res.flushHeaders();
+    this.wire?.('head', headOf(this.res));
     this.lastWrite = Date.now();
     this.progressAt = this.lastWrite;
   }
@@ -104,6 +120,7 @@ export class SseWriter {
     if (this.closed) return;
     if (comment !== undefined) this.comment(comment);
     this.res.end();
+    this.wire?.('end', '');
   }
 
   /** Bytes written that the socket has not taken yet. */
@@ -152,6 +169,7 @@ export class SseWriter {
     const size = text.length;
     this.written += size;
     const ok = this.res.write(text);
+    this.wire?.('data', text);
     if (this.res.writableLength === 0) {
       // Everything went to the socket: no event is waiting, nothing to track.
       this.ends.clear();

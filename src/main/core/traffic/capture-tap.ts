@@ -13,6 +13,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { CaptureLeg } from '../../../shared/api/inspector-contract.js';
+import { arrival } from '../protocol/arrival.js';
+import type { WireListener } from '../protocol/sse-writer.js';
 import type { ClientRequestInfo, HubNote, SessionWatch } from '../hub/observer.js';
 import type { TraceContext } from '../hub/tracing.js';
 import { Ring } from '../lib/ring.js';
@@ -39,7 +41,18 @@ export interface TracedDetail {
   readonly ctx: TraceContext;
 }
 
-export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'traced' | 'ended';
+/** What a `wire` item carries besides its text: the stream it was written to, and what it is. */
+export interface WireDetail {
+  readonly stream: string;
+  readonly kind: 'head' | 'data' | 'end';
+}
+
+/** Whether the raw bytes sent to clients are recorded (the inspector's raw stream; off by default). */
+export interface RawSwitch {
+  enabled: boolean;
+}
+
+export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'traced' | 'wire' | 'ended';
 
 /** One queued item. A class so every item has the same shape (one hidden class for V8). */
 export class TapItem {
@@ -57,11 +70,15 @@ export class TapItem {
     readonly status: number | undefined = undefined,
     /** stderr line, or the failure text of `ended`. */
     readonly text: string | undefined = undefined,
-    readonly detail: UpstreamClosed | UpstreamHttpExchange | BridgedDetail | TracedDetail | 'closed' | 'failed' | undefined = undefined,
+    readonly detail: UpstreamClosed | UpstreamHttpExchange | BridgedDetail | TracedDetail | WireDetail | 'closed' | 'failed' | undefined = undefined,
   ) {}
 
   /** performance.now() when the same message crossed its other leg; -1 if it did not (yet). */
   t2 = -1;
+  /** A server's message: performance.now() when its first byte arrived (protocol/arrival.ts); -1 unknown. */
+  tb = -1;
+  /** A message to the client: performance.now() when it was written to the client; -1 not (yet) known. */
+  td = -1;
 }
 
 /**
@@ -160,12 +177,19 @@ export class SessionCapture implements SessionWatch {
    * item its other leg is stamped on. The drain clears it when it takes the item.
    */
   lastIn: TapItem | undefined = undefined;
+  /**
+   * The last message that went to the client while it is still queued: the item `delivered`
+   * stamps (it follows at once when the client's stream takes it). Cleared by the drain too.
+   */
+  lastOut: TapItem | undefined = undefined;
   /** What the pipeline made of this session so far (set by its drain). */
   session: TrafficSession | undefined = undefined;
 
   constructor(
     readonly info: SessionCaptureInfo,
     private readonly queue: CaptureQueue,
+    /** The pipeline's switch for the raw stream (read per stream opened, never per message). */
+    private readonly raw: RawSwitch = { enabled: false },
   ) {
     queue.push(new TapItem('opened', this, performance.now()), true);
   }
@@ -182,7 +206,28 @@ export class SessionCapture implements SessionWatch {
 
   toClient(message: JsonRpcMessage, raw: string | undefined, note: CaptureNote | undefined): void {
     if (note === undefined && this.passedOn(message, raw, false)) return;
-    this.queue.push(new TapItem('message', this, performance.now(), 'client', false, message, raw, note));
+    const item = new TapItem('message', this, performance.now(), 'client', false, message, raw, note);
+    this.lastOut = this.queue.push(item) ? item : undefined;
+  }
+
+  /** The message `toClient` just had was written to the client: one clock read, on its queued item. */
+  delivered(json: string): void {
+    const out = this.lastOut;
+    if (out === undefined || out.raw !== json) return;
+    out.td = performance.now();
+    this.lastOut = undefined;
+  }
+
+  /**
+   * A listener for the bytes a new stream to the client is sent, while the raw stream is recorded
+   * (each write queued as it is, redacted later in the drain); otherwise none, and nothing runs.
+   */
+  wireTap(stream: string): WireListener | undefined {
+    if (!this.raw.enabled) return undefined;
+    const details: Record<WireDetail['kind'], WireDetail> = { head: { stream, kind: 'head' }, data: { stream, kind: 'data' }, end: { stream, kind: 'end' } };
+    return (kind, text) => {
+      this.queue.push(new TapItem('wire', this, performance.now(), 'client', false, undefined, undefined, undefined, undefined, undefined, text, details[kind]));
+    };
   }
 
   toServer(message: JsonRpcMessage, raw: string | undefined, note: CaptureNote | undefined): void {
@@ -192,6 +237,7 @@ export class SessionCapture implements SessionWatch {
 
   fromServer(message: JsonRpcMessage, raw: string): void {
     const item = new TapItem('message', this, performance.now(), 'upstream', false, message, raw);
+    item.tb = arrival.at;
     this.lastIn = this.queue.push(item) ? item : undefined;
   }
 
@@ -212,6 +258,7 @@ export class SessionCapture implements SessionWatch {
     if (last === undefined || last.message !== message || last.raw !== raw || last.toServer !== toServer) return false;
     last.t2 = performance.now();
     this.lastIn = undefined;
+    if (!toServer) this.lastOut = last;
     return true;
   }
 

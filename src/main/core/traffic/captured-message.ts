@@ -64,6 +64,11 @@ export interface TrafficSink {
    * the session's state changed; `completed`: the exchanges its end left unanswered.
    */
   lifecycle(session: TrafficSession, seq: number, time: number, text: string, completed: readonly ExchangeSummary[] | undefined): void;
+  /**
+   * Bytes written to the session's client (the raw stream, only while it is recorded), redacted:
+   * `stream` names the response (a session's stream key, a modern call's request id).
+   */
+  wire?(session: TrafficSession, time: number, stream: string, kind: 'head' | 'data' | 'end', text: string): void;
 }
 
 export const otherLeg = (leg: CaptureLeg | undefined): CaptureLeg | undefined => (leg === 'client' ? 'upstream' : leg === 'upstream' ? 'client' : undefined);

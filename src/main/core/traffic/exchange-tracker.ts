@@ -33,6 +33,10 @@ export interface PairingInput {
   http?: CaptureHttp | undefined;
   /** UTF-8 bytes of the message as it crossed (a request's size is kept on its exchange). */
   size?: number | undefined;
+  /** A server's message: when its first byte arrived (epoch ms); absent or -1 when unknown. */
+  firstByte?: number | undefined;
+  /** A message to the client: when it was written to the client (epoch ms); absent or -1 when unknown. */
+  delivered?: number | undefined;
 }
 
 const MAX_PROGRESS = 32;
@@ -238,6 +242,7 @@ export class ExchangeTracker {
     }
     if (e.leg !== x.firstLeg) {
       x.otherLegResponse(e.time);
+      if (e.firstByte !== undefined && e.firstByte >= 0) x.firstByteAt(e.firstByte);
       return undefined;
     }
     // A multi-round-trip request asks for input: a round of the same exchange, not its end.
@@ -260,6 +265,7 @@ export class ExchangeTracker {
       }
     }
     const done = this.close(x, status, e.time, e.seq, reason);
+    if (e.delivered !== undefined && e.delivered >= 0) x.deliveredAt(e.delivered);
     if (error && typeof error.code === 'number' && typeof error.message === 'string') x.error = { code: error.code, message: this.scrub(error.message) };
     return done;
   }

@@ -2,7 +2,7 @@
  * One request↔response exchange as the pairing keeps it (exchange-tracker.ts), and what pairing
  * reads out of a message to make it: whether a tool call failed, what a request is about.
  */
-import type { CaptureEra, CaptureLeg, CaptureOrigin, ExchangeBridge, ExchangeStatus, ExchangeSummary, InputRound, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import type { CaptureEra, CaptureLeg, CaptureOrigin, ExchangeBridge, ExchangeStatus, ExchangeSummary, ExchangeTiming, InputRound, ProgressEntry } from '../../../shared/api/inspector-contract.js';
 import type { Id } from './exchange-lists.js';
 import type { TraceContext } from '../hub/tracing.js';
 
@@ -96,6 +96,9 @@ export class Exchange implements TrackedExchange {
   #endUs: number | undefined = undefined;
   #otherRequestUs: number | undefined = undefined;
   #otherResponseUs: number | undefined = undefined;
+  /** µs from the start to the answer's first byte from the server, and to its delivery to the client. */
+  #firstByteUs: number | undefined = undefined;
+  #deliveredUs: number | undefined = undefined;
   #target: string | undefined = undefined;
   #requestBytes: number | undefined = undefined;
   #enclosing: string | undefined = undefined;
@@ -180,6 +183,37 @@ export class Exchange implements TrackedExchange {
   }
   otherLegResponse(time: number): void {
     this.#otherResponseUs = micros(this.startedAt, time);
+  }
+  firstByteAt(time: number): void {
+    this.#firstByteUs = micros(this.startedAt, time);
+  }
+  deliveredAt(time: number): void {
+    this.#deliveredUs = micros(this.startedAt, time);
+  }
+  /**
+   * Marks the events alone cannot give back (the first byte, the delivery), from the exchange as
+   * it was written when it completed: an exchange paired again from history keeps them.
+   */
+  restoreMarks(t: ExchangeTiming): void {
+    if (t.firstByteMs !== undefined) this.#firstByteUs = Math.round(t.firstByteMs * 1000);
+    if (t.deliveredMs !== undefined) this.#deliveredUs = Math.round(t.deliveredMs * 1000);
+  }
+  /**
+   * The marks between the start and the end, in ms after `startedAt` (docs/inspector.md,
+   * "Timing"): made when read (the API, history), never kept as an object.
+   */
+  get timing(): ExchangeTiming | undefined {
+    const sent = this.#otherRequestUs;
+    const firstByte = this.#firstByteUs;
+    const answered = this.#otherResponseUs;
+    const delivered = this.#deliveredUs;
+    if (sent === undefined && firstByte === undefined && answered === undefined && delivered === undefined) return undefined;
+    const t: ExchangeTiming = {};
+    if (sent !== undefined) t.sentMs = sent / 1000;
+    if (firstByte !== undefined) t.firstByteMs = firstByte / 1000;
+    if (answered !== undefined) t.answeredMs = answered / 1000;
+    if (delivered !== undefined) t.deliveredMs = delivered / 1000;
+    return t;
   }
 
   finish(status: ExchangeStatus, time: number, responseSeq: number | undefined, reason: string | undefined): void {

@@ -33,7 +33,7 @@ function newText(): MessageText {
 }
 
 function newInput(text: MessageText): CapturedMessage {
-  return { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: 'request', method: undefined, id: undefined, note: undefined, of: undefined, http: undefined, size: 0, text, twinUs: -1, completed: undefined, twinCompletes: false, learned: false };
+  return { seq: 0, time: 0, leg: undefined, direction: undefined, origin: 'client', kind: 'request', method: undefined, id: undefined, note: undefined, of: undefined, http: undefined, size: 0, text, twinUs: -1, completed: undefined, twinCompletes: false, learned: false, firstByte: -1, delivered: -1 };
 }
 
 function completion(kind: string): Completion {
@@ -97,6 +97,9 @@ export class MessageStep {
     first.of = of;
     first.http = http;
     first.size = size;
+    // The marks only observers read: a server's first byte, a message's delivery to the client.
+    first.firstByte = item.tb >= 0 ? epochMs(item.tb) : -1;
+    first.delivered = item.leg === 'client' && item.td >= 0 ? epochMs(item.td) : -1;
     const tracker = session.tracker;
     const holdParams = kind === 'request' && traffic.textsWanted;
     if (holdParams) tracker.opened = undefined;
@@ -115,6 +118,8 @@ export class MessageStep {
       second.method = first.method;
       second.id = first.id;
       second.size = size;
+      second.firstByte = -1;
+      second.delivered = second.leg === 'client' && item.td >= 0 ? epochMs(item.td) : -1;
       const more = tracker.observe(second, m);
       if (more !== undefined && completed !== undefined) {
         // Both legs completed exchanges (not a case the hub produces): two events, then.

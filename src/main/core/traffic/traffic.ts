@@ -18,7 +18,7 @@ import type { CaptureHttp } from '../../../shared/api/inspector-contract.js';
 import type { ObservedSession, SessionObserver } from '../hub/observer.js';
 import type { Logger } from '../log/logger.js';
 import type { UpstreamClosed, UpstreamHttpExchange } from '../upstream/upstream.js';
-import { CaptureQueue, SessionCapture, type TapItem, type TracedDetail } from './capture-tap.js';
+import { CaptureQueue, SessionCapture, type RawSwitch, type TapItem, type TracedDetail, type WireDetail } from './capture-tap.js';
 import type { TrafficSink } from './captured-message.js';
 import { epochMs } from './clock.js';
 import type { TrackedExchange } from './exchange.js';
@@ -41,6 +41,11 @@ export class Traffic implements SessionObserver {
   /** The seq of the newest event made. */
   private last = 0;
   private target: TrafficSink | undefined;
+  /**
+   * Whether the bytes written to clients are recorded (the inspector's raw stream): off by
+   * default; the inspector turns it on when asked. Read per stream opened, never per message.
+   */
+  readonly raw: RawSwitch = { enabled: false };
   /** Captures by the hub's session key (replay and the playground ask for their session's id; profiles name their parent). */
   private readonly captures = new WeakMap<object, SessionCapture>();
 
@@ -122,6 +127,7 @@ export class Traffic implements SessionObserver {
         ...(profile !== undefined ? { profile } : {}),
       },
       this.queue,
+      this.raw,
     );
     this.captures.set(session.key, capture);
     return capture;
@@ -175,6 +181,7 @@ export class Traffic implements SessionObserver {
   private process(item: TapItem): void {
     // Taken from the queue: the tap can no longer stamp a second leg on it.
     if (item.tap.lastIn === item) item.tap.lastIn = undefined;
+    if (item.tap.lastOut === item) item.tap.lastOut = undefined;
     const time = epochMs(item.t);
     const session = this.sessionFor(item, time);
     const sink = this.target;
@@ -212,6 +219,12 @@ export class Traffic implements SessionObserver {
         if (transport === session.identity.upstreamTransport) return;
         session.identity.upstreamTransport = transport;
         if (transport === 'sse') this.lifecycle(session, time, 'server connection fell back to the legacy HTTP+SSE transport (the server did not take Streamable HTTP)');
+        return;
+      }
+      case 'wire': {
+        // Bytes as written to the client, redacted as every message is (no seq: not an event).
+        const detail = item.detail as WireDetail;
+        sink?.wire?.(session, time, detail.stream, detail.kind, detail.kind === 'end' ? '' : this.redactor.redact(item.text ?? ''));
         return;
       }
       case 'traced': {

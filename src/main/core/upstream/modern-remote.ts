@@ -14,6 +14,8 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
+import { performance } from 'node:perf_hooks';
+import { arrival } from '../protocol/arrival.js';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { withoutInvalidHeaderTools } from '../protocol/modern.js';
@@ -112,6 +114,8 @@ export class ModernRemoteChannel implements ModernUpstream {
         res = await this.post(request, body, signal, handlers);
       }
     }
+    // The response's first byte (status line and headers): a JSON answer's "first byte" mark.
+    const headersAt = performance.now();
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type === 'text/event-stream' && res.ok && res.body) return this.readStream(request, res.body, handlers, signal);
     const text = await res.text();
@@ -119,7 +123,12 @@ export class ModernRemoteChannel implements ModernUpstream {
     if (message && !('method' in message)) {
       // The server's own answer (an error with its status, 404 for an unknown method, …).
       const restored = this.checked(request, { ...message, id: request.message.id } as JsonRpcResponse);
-      return handlers.response(restored, stringifyOrUndefined(restored) ?? text, res.ok ? { local: false } : { local: false, status: res.status });
+      arrival.at = headersAt;
+      try {
+        return handlers.response(restored, stringifyOrUndefined(restored) ?? text, res.ok ? { local: false } : { local: false, status: res.status });
+      } finally {
+        arrival.at = -1;
+      }
     }
     if (res.status === 401) throw Object.assign(new Error(`server '${this.opts.serverId}' answered 401`), { status: 401, code: 401 });
     const reason = res.ok ? `answered '${request.message.method}' with ${type || 'no content type'} and no JSON-RPC response` : `answered HTTP ${res.status}`;
@@ -178,7 +187,13 @@ export class ModernRemoteChannel implements ModernUpstream {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        parser.push(decoder.decode(value, { stream: true }));
+        // An event's "first byte" mark: the chunk that carried it (protocol/arrival.ts).
+        arrival.at = performance.now();
+        try {
+          parser.push(decoder.decode(value, { stream: true }));
+        } finally {
+          arrival.at = -1;
+        }
         if (answered) break;
       }
     } finally {

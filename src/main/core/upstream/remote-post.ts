@@ -22,6 +22,8 @@
  * throws them (an `SdkHttpError` with the status and the body), so remote-upstream.ts decides the
  * same way (fall back, re-initialize, the server's own error).
  */
+import { performance } from 'node:perf_hooks';
+import { arrival } from '../protocol/arrival.js';
 import { STATUS_CODES } from 'node:http';
 import {
   PROTOCOL_VERSION_META_KEY,
@@ -154,6 +156,8 @@ export class RemotePost {
       done();
       throw err;
     }
+    // The response's first byte (its status line and headers): a JSON answer's "first byte" mark.
+    const headersAt = performance.now();
     if (res.status < 200 || res.status > 299) {
       done();
       if (this.forTransport(res)) {
@@ -181,9 +185,11 @@ export class RemotePost {
       }
       const text = await res.text();
       const value = JSON.parse(text) as unknown;
+      arrival.at = headersAt;
       if (Array.isArray(value)) for (const item of value) this.deliver(item, undefined);
       else this.deliver(value, text);
     } finally {
+      arrival.at = -1;
       done();
     }
   }
@@ -214,7 +220,15 @@ export class RemotePost {
     });
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.chunks()) parser.push(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of res.chunks()) {
+        // An event's "first byte" mark: the chunk that carried it (protocol/arrival.ts).
+        arrival.at = performance.now();
+        try {
+          parser.push(decoder.decode(chunk, { stream: true }));
+        } finally {
+          arrival.at = -1;
+        }
+      }
     } catch (err) {
       if (signal.aborted) return;
       this.opts.logger.debug(`transport: SSE stream disconnected: ${(err as Error).message}`);

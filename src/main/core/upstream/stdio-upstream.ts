@@ -59,7 +59,7 @@ export class StdioUpstream implements UpstreamConnection {
     const reader = new LineReader(options.maxLineBytes ?? DEFAULT_MAX_LINE, {
       line: (text) => this.handleLine(text),
       oversize: (bytes) => this.log.warn(`dropped a ${bytes}-byte line from stdout: over the line limit`),
-    });
+    }, true);
     this.child.stdout!.on('data', (chunk: Buffer) => reader.push(chunk));
     const errReader = new LineReader(64 * 1024, {
       line: (text) => this.handleStderr(text),

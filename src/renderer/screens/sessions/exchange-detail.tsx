@@ -17,6 +17,7 @@ import type { TimelineRow } from '../../stores/timeline-model.js';
 import { curlCommand } from './curl.js';
 import { latencyText } from './latency-text.js';
 import { EraBadge, InputRounds, ModernHeaders, ServerSide } from './era-detail.js';
+import { ExchangeDevtools } from './exchange-devtools.js';
 import { TraceFact } from './trace-fact.js';
 
 // Replay's editor and diff load when a replay is opened.
@@ -123,6 +124,7 @@ export function ExchangeDetail(props: {
             )}
             {exchange.trace && <TraceFact trace={exchange.trace} />}
           </dl>
+          <ExchangeDevtools exchange={exchange} />
           {exchange.isError && (
             <ErrorMessage testId="detail-tool-error">
               <strong>The tool failed</strong> (its result says <code>isError: true</code>){exchange.reason ? `: ${exchange.reason}` : '.'}

@@ -18,6 +18,7 @@ import { LatencyChart } from './latency-chart.js';
 import { SearchBar, summary as searchSummary, type SearchState } from './search-panel.js';
 import { Timeline } from './timeline.js';
 import { EraBadge } from './era-detail.js';
+import { Waterfall } from './waterfall.js';
 
 const CHART_KEY = 'patchbay.sessionChart';
 // The diff viewer loads with the first comparison.
@@ -43,6 +44,7 @@ export function SessionView({ id }: { id: string }) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
   const [selected, setSelected] = useState<number>();
   const [chart, setChart] = useState(storedChart);
+  const [showWaterfall, setShowWaterfall] = useState(false);
   const [compareBase, setCompareBase] = useState<Exchange>();
   const [comparing, setComparing] = useState<[Exchange, Exchange]>();
   const [exportError, setExportError] = useState<string>();
@@ -113,6 +115,9 @@ export function SessionView({ id }: { id: string }) {
           <button type="button" className="button" aria-pressed={chart} onClick={() => setChartShown(!chart)} data-testid="toggle-chart">
             <Icon name="chart" /> Chart
           </button>
+          <button type="button" className="button" aria-pressed={showWaterfall} onClick={() => setShowWaterfall(!showWaterfall)} data-testid="toggle-waterfall">
+            <Icon name="chart" /> Waterfall
+          </button>
           <button type="button" className="button" onClick={() => void doExport('jsonl')} data-testid="export-jsonl">
             <Icon name="download" /> JSONL
           </button>
@@ -160,6 +165,11 @@ export function SessionView({ id }: { id: string }) {
       {chart && timeline && (
         <div className="chart-panel">
           <LatencyChart rows={timeline.rows} version={version} filter={filter} onPick={pickFromChart} />
+        </div>
+      )}
+      {showWaterfall && timeline && (
+        <div className="chart-panel">
+          <Waterfall sessionId={id} version={version} nameOf={(seq) => timeline.rows.find((r) => r.seq === seq)?.target} onPick={(seq) => { clearFilters(); setSelected(timeline.rows.findIndex((r) => r.seq === seq)); }} />
         </div>
       )}
       <div className="session-split">
