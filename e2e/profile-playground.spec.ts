@@ -56,6 +56,9 @@ test('open a profile in the playground, call a prefixed tool from its form, answ
   await ui.getByTestId('sampling-reply').fill('teal');
   await ui.getByTestId('sampling-send').click();
   await expect(ui.getByTestId('call-result')).toContainText('beta heard: teal');
+  // The profile's playground keeps its own history of calls.
+  await expect(ui.getByTestId('history-row')).toHaveCount(2);
+  await expect(ui.getByTestId('history-row').first()).toContainText('beta__ask');
 
   // The calls are a session of @pair in the inspector, marked as the playground's.
   await ui.getByTestId('open-in-inspector').click();
@@ -87,6 +90,8 @@ test('open a profile in the playground, call a prefixed tool from its form, answ
   await ui.getByTestId('playground-target').selectOption('beta');
   await expect(ui).toHaveURL(/#\/servers\/beta\/playground$/);
   await expect(ui.getByTestId('pg-list-tools').getByRole('link', { name: /^ask/ })).toBeVisible();
+  // A server's history is its own: the profile's calls are not in it.
+  await expect(ui.getByTestId('history-row')).toHaveCount(0);
 
   // Ctrl-K knows the profile and its prefixed tools: a tool of @pair opens in the profile's playground.
   await ui.keyboard.press('Control+k');

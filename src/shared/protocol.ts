@@ -25,6 +25,20 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
+/**
+ * What a client that can answer every request a server may make declares. The playground is such
+ * a client, and a profile's inventory asks its members as one: a server may offer some tools only
+ * to clients with sampling, elicitation or roots (server-everything does), so a profile's counts
+ * and token cost are those of its fullest client, and equal its playground's lists.
+ */
+export const FULL_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: true } } as const;
+
+/** Whether a client's declared capabilities include every one of FULL_CLIENT_CAPABILITIES. */
+export function isFullClient(capabilities: unknown): boolean {
+  if (capabilities === null || typeof capabilities !== 'object') return false;
+  return Object.keys(FULL_CLIENT_CAPABILITIES).every((k) => (capabilities as Record<string, unknown>)[k] !== undefined);
+}
+
 /** What a request without `MCP-Protocol-Version` is assumed to speak (spec: basic/transports). */
 export const DEFAULT_PROTOCOL_VERSION = '2025-03-26';
 

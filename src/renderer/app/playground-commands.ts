@@ -4,6 +4,7 @@
  * it while it runs), answer the server's requests, subscribe to resources, complete arguments.
  */
 import type { PlaygroundOutcome } from '../../shared/api/playground-contract.js';
+import { historyEntry } from '../stores/playground-history.js';
 import type { Catalog, PromptDef, ResourceDef, TemplateDef, ToolDef } from '../stores/playground-store.js';
 import type { Services } from './services.js';
 
@@ -57,11 +58,16 @@ export function startRequest(services: Services, server: string, method: string,
   const id = `ui-${nextCall++}`;
   if (!session) return { id, done: Promise.resolve({ id, status: 'closed', latencyMs: 0, error: { code: -32000, message: 'The playground is not connected' } }) };
   const record = options.record !== false;
-  if (record) store.getState().callStarted(server, { id, method, target: options.target, startedAt: Date.now(), status: 'running' });
+  const startedAt = Date.now();
+  if (record) store.getState().callStarted(server, { id, method, target: options.target, startedAt, status: 'running' });
   const done = (async (): Promise<PlaygroundOutcome> => {
     const r = await services.bridge.call('playground.request', { session, method, params, id });
     const outcome: PlaygroundOutcome = r.ok ? r.value : { id, status: 'error', latencyMs: 0, error: { code: -32000, message: r.message } };
     if (record) store.getState().callFinished(server, id, outcome);
+    // Tool calls the person made go into the playground's history (re-run, edit, compare).
+    if (record && method === 'tools/call' && typeof params.name === 'string') {
+      store.getState().historyRecorded(server, historyEntry(params.name, (params.arguments ?? {}) as Record<string, unknown>, startedAt, outcome));
+    }
     // The session ended under us (idle, or its server failed): say so, so the view offers a reconnect.
     if (!r.ok && r.code === 'playground_not_found') store.getState().playgroundClosed(session, r.message);
     return outcome;

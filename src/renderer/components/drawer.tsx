@@ -29,14 +29,23 @@ export function Drawer(props: { open: boolean; onClose(): void; title: ReactNode
   );
 }
 
-/** A centred dialog the person must answer (a server's elicitation or sampling request). */
-export function Modal(props: { open: boolean; onClose(): void; title: ReactNode; children: ReactNode; testId?: string }) {
+/**
+ * A centred dialog the person must answer (a server's elicitation or sampling request). The close
+ * button and Escape call `onClose` (the caller says what closing means: cancel, decline). The
+ * footer (the answer's buttons) stays in view below the body, which scrolls: a long form never
+ * pushes its Accept out of sight.
+ */
+export function Modal(props: { open: boolean; onClose(): void; title: ReactNode; children: ReactNode; testId?: string; footer?: ReactNode; closeLabel?: string }) {
   return (
     <Dialog open={props.open} onClose={props.onClose} className="modal" backdrop={<div className="drawer-backdrop" />} data-testid={props.testId} unmountOnHide>
       <header className="drawer-header">
         <DialogHeading className="drawer-title">{props.title}</DialogHeading>
+        <DialogDismiss className="icon-button" aria-label={props.closeLabel ?? 'Close'} data-testid={props.testId ? `${props.testId}-close` : undefined}>
+          <Icon name="close" />
+        </DialogDismiss>
       </header>
       <div className="modal-body">{props.children}</div>
+      {props.footer && <footer className="drawer-footer modal-footer">{props.footer}</footer>}
     </Dialog>
   );
 }

@@ -29,6 +29,8 @@ export function SchemaForm(props: {
   children?: ReactNode;
   disabled?: boolean;
   testId?: string;
+  /** The form element's id, for a submit button outside it (`<button form={formId}>`, a dialog's footer). */
+  formId?: string;
 }) {
   // Controlled, as the library expects: it recomputes its state from `formData` whenever its
   // props change (a re-render of the parent re-creates `children`), so `formData` must always be
@@ -42,6 +44,7 @@ export function SchemaForm(props: {
         validator={formValidator}
         formData={data}
         idPrefix={props.idPrefix}
+        {...(props.formId ? { id: props.formId } : {})}
         disabled={props.disabled}
         showErrorList={false}
         noHtml5Validate

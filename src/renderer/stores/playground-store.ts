@@ -5,6 +5,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { PlaygroundOpened, PlaygroundOutcome, PlaygroundServerMessage } from '../../shared/api/playground-contract.js';
+import { loadHistory, saveHistory, withEntry, type History, type HistoryEntry } from './playground-history.js';
 
 export interface ToolDef {
   name: string;
@@ -70,12 +71,25 @@ export interface ServerPlayground {
   calls: Record<string, CallState>;
   /** Requests the server made that wait for the person's answer, oldest first. */
   asks: PlaygroundServerMessage[];
+  /**
+   * The request the person chose to answer from the inbox (one no call of theirs caused: it waits
+   * there, not in a dialog, until they pick it).
+   */
+  answering?: string | number | undefined;
+  /** A call from the history to load into the tool's form (and run, for a re-run); its panel takes it once. */
+  loaded?: { tool: string; args: Record<string, unknown>; run: boolean } | undefined;
   log: LogEntry[];
   subscriptions: string[];
 }
 
 export interface PlaygroundState {
   byServer: Record<string, ServerPlayground>;
+  /** Tool calls made from the playground, per target, persisted (playground-history.ts). */
+  history: History;
+  historyRecorded(server: string, entry: HistoryEntry): void;
+  historyCleared(server: string): void;
+  historyLoaded(server: string, tool: string, args: Record<string, unknown>, run: boolean): void;
+  historyLoadTaken(server: string): void;
   playgroundOpening(server: string): void;
   playgroundOpened(server: string, opened: PlaygroundOpened): void;
   playgroundFailed(server: string, message: string): void;
@@ -85,6 +99,7 @@ export interface PlaygroundState {
   callFinished(server: string, id: string, outcome: PlaygroundOutcome): void;
   serverMessageReceived(message: PlaygroundServerMessage): void;
   askAnswered(server: string, id: string | number): void;
+  askOpened(server: string, id: string | number | undefined): void;
   subscriptionChanged(server: string, uri: string, subscribed: boolean): void;
 }
 
@@ -105,8 +120,21 @@ export function createPlaygroundStore() {
     const bySession = (session: string, byServer: Record<string, ServerPlayground>): string | undefined =>
       Object.keys(byServer).find((id) => byServer[id]?.opened?.session === session);
 
+    const keep = (history: History): { history: History } => {
+      saveHistory(history);
+      return { history };
+    };
     return {
       byServer: {},
+      history: loadHistory(),
+      historyRecorded: (server, entry) => set((s) => keep(withEntry(s.history, server, entry))),
+      historyCleared: (server) =>
+        set((s) => {
+          const { [server]: _gone, ...rest } = s.history;
+          return keep(rest);
+        }),
+      historyLoaded: (server, tool, args, run) => update(server, () => ({ loaded: { tool, args, run } })),
+      historyLoadTaken: (server) => update(server, () => ({ loaded: undefined })),
       playgroundOpening: (server) => set((s) => ({ byServer: { ...s.byServer, [server]: empty() } })),
       playgroundOpened: (server, opened) => update(server, () => ({ state: 'open', opened, error: undefined })),
       playgroundFailed: (server, message) => update(server, () => ({ state: 'failed', error: message })),
@@ -114,7 +142,7 @@ export function createPlaygroundStore() {
         set((s) => {
           const server = bySession(session, s.byServer);
           if (!server) return s;
-          return { byServer: { ...s.byServer, [server]: { ...s.byServer[server]!, state: 'closed', error: reason, asks: [] } } };
+          return { byServer: { ...s.byServer, [server]: { ...s.byServer[server]!, state: 'closed', error: reason, asks: [], answering: undefined } } };
         }),
       catalogLoaded: (server, part) => update(server, (p) => ({ catalog: { ...p.catalog, ...part, errors: { ...p.catalog.errors, ...part.errors } } })),
       callStarted: (server, call) =>
@@ -149,7 +177,8 @@ export function createPlaygroundStore() {
           next.log = [...p.log, entry].slice(-MAX_LOG);
           return { byServer: { ...s.byServer, [server]: { ...p, ...next } } };
         }),
-      askAnswered: (server, id) => update(server, (p) => ({ asks: p.asks.filter((a) => a.message.id !== id) })),
+      askAnswered: (server, id) => update(server, (p) => ({ asks: p.asks.filter((a) => a.message.id !== id), answering: p.answering === id ? undefined : p.answering })),
+      askOpened: (server, id) => update(server, () => ({ answering: id })),
       subscriptionChanged: (server, uri, subscribed) => update(server, (p) => ({ subscriptions: subscribed ? [...new Set([...p.subscriptions, uri])] : p.subscriptions.filter((u) => u !== uri) })),
     };
   });

@@ -7,14 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { PlaygroundOpened, PlaygroundOutcome, PlaygroundServerMessage } from '../../../shared/api/playground-contract.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { FULL_CLIENT_CAPABILITIES, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { ApiError } from '../api/api-registry.js';
 import type { Session } from '../hub/session.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import { LocalSink } from './local-sink.js';
 
 /** What the playground client supports: it shows the person every request a server may make. */
-const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+const CLIENT_CAPABILITIES = FULL_CLIENT_CAPABILITIES;
 
 export interface PlaygroundSessionEvents {
   serverMessage(payload: PlaygroundServerMessage): void;

@@ -73,6 +73,8 @@ export interface ListsHost {
   changed(kind: ListKind): void;
   /** Modern era: keep each member list's cache hints and let lists expire by them. */
   hints?: boolean;
+  /** What the client the members answer declared (a server may list more to a client with sampling, elicitation and roots). */
+  clientCapabilities?(): unknown;
 }
 
 export class AggregateLists {
@@ -83,6 +85,11 @@ export class AggregateLists {
   private readonly epochs = new Map<string, number>();
   private readonly merged: { [K in ListKind]?: MergedLists[K] } = {};
   private generation = 0;
+  /**
+   * How what this aggregate hears goes into the catalog: `fill` for the inventory's probe, which
+   * only fills what is missing (server-catalog.ts; pins too, pinsFor).
+   */
+  catalogMode: 'heard' | 'fill' = 'heard';
 
   constructor(private readonly host: ListsHost) {}
 
@@ -215,7 +222,7 @@ export class AggregateLists {
       let lists = this.fetched.get(server);
       if (!lists) this.fetched.set(server, (lists = {}));
       lists[kind] = list;
-      this.host.catalog.list(server, kind, list.items);
+      this.host.catalog.list(server, kind, list.items, this.host.clientCapabilities?.(), this.catalogMode);
       return;
     }
   }
@@ -257,12 +264,23 @@ export class AggregateLists {
     return this.fetched.get(server)?.[kind]?.items ?? (link.isUp ? undefined : this.host.catalog.get(server)?.[kind]);
   }
 
+  /**
+   * The inventory's probe (`fill`) records a tool never seen but moves no existing pin: a fresh
+   * session's definition says nothing of what clients' sessions were shown (a member may have
+   * changed a definition in theirs).
+   */
+  private pinsFor(): Pick<ToolPins, 'check'> | undefined {
+    const pins = this.host.pins;
+    if (!pins || this.catalogMode !== 'fill') return pins;
+    return { check: (profile, server, tool, digest) => (pins.known(profile, server, tool.name) ? 'pinned' : pins.check(profile, server, tool, digest)) };
+  }
+
   private build<K extends ListKind>(kind: K): MergedLists[K] {
     const profile = this.host.profile();
     const lists: MemberLists[] = this.host.members().map(({ member, link }) => ({ member, [kind]: this.source(member.server, kind, link) }));
     const field = LIST_METHODS[kind].field;
     let data: Merged<unknown>;
-    if (kind === 'tools') data = mergeTools(profile, lists as Array<MemberLists & { tools?: ToolDefinition[] }>, this.host.pins);
+    if (kind === 'tools') data = mergeTools(profile, lists as Array<MemberLists & { tools?: ToolDefinition[] }>, this.pinsFor());
     else if (kind === 'prompts') data = mergePrompts(profile, lists);
     else data = mergeUris(lists, kind as 'resources' | 'templates');
     return { data, json: `{${JSON.stringify(field)}:${JSON.stringify(data.exposed)}}` } as MergedLists[K];

@@ -83,6 +83,7 @@ export class AggregateUpstream implements UpstreamConnection {
       timeoutFor: (server) => this.timeoutFor(server),
       logger: host.logger,
       changed: (kind) => this.listChanged(kind),
+      clientCapabilities: () => (this.initRequest?.params as { capabilities?: unknown } | undefined)?.capabilities,
     });
     this.routing = {
       lists: this.lists,

@@ -129,6 +129,7 @@ export class ModernAggregate implements ModernUpstream {
         for (const listen of this.listens) listen.listChanged(kind);
       },
       hints: true,
+      clientCapabilities: () => this.envelope[META.clientCapabilities],
     });
     this.routing = {
       lists: this.lists,

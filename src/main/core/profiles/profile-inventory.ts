@@ -2,10 +2,15 @@
  * A profile in full, for the UI's Profiles screen and `patchbay profiles show`: every member with
  * every tool (exposed or not) under the name clients see, its toggle, pin state and token cost;
  * totals against client limits; changed tools with their diffs. It reads what the servers last
- * said (server-catalog.ts); members never heard from — or all of them, on `refresh` — are asked
- * through a short-lived aggregated session of the profile itself.
+ * said (server-catalog.ts), completed with what only a client with every capability is offered —
+ * the lists its playground shows. Members not heard from by such a client — or all of them, on
+ * `refresh` — are asked through a short-lived aggregated session of the profile itself, which
+ * declares those capabilities.
+ * A member whose last attempt failed is not asked again on every visit (only on `refresh`, or
+ * once its config changes): a broken member must not cost every look at the profile a startup.
  */
 import { DEFAULT_PROFILE } from '../../../shared/config-schema.js';
+import { FULL_CLIENT_CAPABILITIES } from '../../../shared/protocol.js';
 import type { ProfileMemberView, ProfileSummary, ProfileView } from '../../../shared/api/profiles-contract.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
@@ -16,7 +21,7 @@ import { META_TOOLS } from './on-demand.js';
 import type { ResolvedProfile } from './profile-config.js';
 import { mergePrompts, mergeTools, mergeUris, type MemberLists } from './profile-merge.js';
 import type { ProfilePort } from './profile-port.js';
-import type { ServerCatalog } from './server-catalog.js';
+import type { CatalogEntry, ListKind, ServerCatalog } from './server-catalog.js';
 import { toolCostText, type TokenMeter } from './token-cost.js';
 import type { ToolPins } from './tool-pins.js';
 
@@ -51,14 +56,15 @@ export function profileSummary(profile: ResolvedProfile, baseUrl: string, sessio
 
 export async function profileView(port: ProfilePort, summary: ProfileSummary, refresh: boolean, deps: InventoryDeps): Promise<ProfileView> {
   const enabled = port.profile.members.filter((m) => m.state === 'enabled');
-  if (refresh || enabled.some((m) => deps.catalog.get(m.server)?.tools === undefined)) await probe(port, deps);
+  if (refresh || enabled.some((m) => unheard(deps.catalog.get(m.server)))) await probe(port, deps, refresh);
   const profile = port.profile;
   const meter = await deps.meter();
   const lists: MemberLists[] = profile.members
     .filter((m) => m.state === 'enabled')
     .map((member) => {
       const entry = deps.catalog.get(member.server);
-      return { member, tools: entry?.tools, prompts: entry?.prompts, resources: entry?.resources, templates: entry?.templates };
+      const pick = <T,>(kind: ListKind): T | undefined => fullest(entry, kind) as T | undefined;
+      return { member, tools: pick('tools'), prompts: pick('prompts'), resources: pick('resources'), templates: pick('templates') };
     });
   const tools = mergeTools(profile, lists, deps.pins);
   const prompts = mergePrompts(profile, lists);
@@ -132,20 +138,58 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
   };
 }
 
-/** Opens the profile once, as a client would, so every member's lists land in the catalog. */
-async function probe(port: ProfilePort, deps: InventoryDeps): Promise<void> {
+const KEY: Record<ListKind, string> = { tools: 'name', prompts: 'name', resources: 'uri', templates: 'uriTemplate' };
+
+/**
+ * A member's list as the fullest client sees it: the latest a client heard (its definitions are
+ * current), plus what only a client with every capability is offered (the `full` list's items the
+ * latest lacks, when a plainer client heard it last).
+ */
+function fullest(entry: CatalogEntry | undefined, kind: ListKind): unknown[] | undefined {
+  const latest = entry?.[kind] as unknown[] | undefined;
+  const full = entry?.full?.[kind];
+  if (!latest || !full) return latest ?? full;
+  const key = (item: unknown): unknown => (item as Record<string, unknown>)[KEY[kind]];
+  const seen = new Set(latest.map(key));
+  return [...latest, ...full.filter((item) => !seen.has(key(item)))];
+}
+
+/** Not yet heard by a client with every capability, and not failing the last time it was asked. */
+function unheard(entry: CatalogEntry | undefined): boolean {
+  if (entry?.full?.tools !== undefined) return false;
+  const failed = entry?.error !== undefined && (entry.updatedAt === undefined || entry.error.at >= entry.updatedAt);
+  return !failed;
+}
+
+/**
+ * Opens the profile once, as the fullest client would (the playground's capabilities), so every
+ * member's lists land in the catalog. A member's request to it (server-everything asks for roots
+ * as soon as a session starts) is answered at once — no roots, nothing else — so no member waits
+ * on a client that is only listing.
+ */
+async function probe(port: ProfilePort, deps: InventoryDeps, refresh: boolean): Promise<void> {
   const aggregate = (await port.connect()) as AggregateUpstream;
+  // A fresh session's lists replace what clients heard only when the person asked the servers again.
+  aggregate.lists.catalogMode = refresh ? 'heard' : 'fill';
   try {
     const answered = new Promise<JsonRpcMessage>((resolve) => {
       aggregate.onmessage = (message) => {
-        if ('id' in message && message.id === 'patchbay-inventory') resolve(message);
+        if ('method' in message && 'id' in message && message.id !== undefined) {
+          aggregate.send(
+            message.method === 'roots/list'
+              ? { jsonrpc: '2.0', id: message.id, result: { roots: [] } }
+              : message.method === 'ping'
+                ? { jsonrpc: '2.0', id: message.id, result: {} }
+                : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Patchbay's inventory only lists; it answers no '${message.method}'` } },
+          );
+        } else if ('id' in message && message.id === 'patchbay-inventory') resolve(message);
       };
     });
     aggregate.send({
       jsonrpc: '2.0',
       id: 'patchbay-inventory',
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'patchbay-inventory', version: deps.version } },
+      params: { protocolVersion: '2025-11-25', capabilities: FULL_CLIENT_CAPABILITIES, clientInfo: { name: 'patchbay-inventory', version: deps.version } },
     });
     await withTimeout(
       (async () => {

@@ -82,7 +82,7 @@ function renamed<T extends NamedDefinition>(item: T, exposed: string): Record<st
   return { ...item, name: exposed, title: typeof item.title === 'string' ? item.title : item.name };
 }
 
-export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists[], pins: ToolPins | undefined): Merged<ToolEntry> {
+export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists[], pins: Pick<ToolPins, 'check'> | undefined): Merged<ToolEntry> {
   const names = namesFor(lists, (l) => l.tools, profile.prefix);
   const out: Merged<ToolEntry> = { entries: [], exposed: [], byName: new Map(), byOwnName: new Map() };
   for (const l of lists) {

@@ -2,7 +2,11 @@
  * What each server last said about itself (its initialize answer and its lists), whichever
  * aggregated session heard it. A member that is down keeps its tools listed from here (their
  * calls fail with an error naming it), and the inventory the UI and CLI show reads from here.
+ * A server may list more to a client that declares sampling, elicitation and roots: the lists
+ * such a client heard are kept apart (`full`), and the inventory counts those, so a profile's
+ * counts are its playground's (shared/protocol.ts, FULL_CLIENT_CAPABILITIES).
  */
+import { isFullClient } from '../../../shared/protocol.js';
 import type { MemberInit } from './member-source.js';
 import type { NamedDefinition } from './profile-merge.js';
 import type { ToolDefinition } from './tool-digest.js';
@@ -15,6 +19,8 @@ export interface CatalogEntry {
   prompts?: NamedDefinition[];
   resources?: Array<Record<string, unknown>>;
   templates?: Array<Record<string, unknown>>;
+  /** The lists as a client with every capability heard them (the playground's, the inventory's probe). */
+  full?: Partial<Record<ListKind, unknown[]>>;
   /** ISO time of the last answer. */
   updatedAt?: string;
   /** The last failure to reach it, cleared by the next answer. */
@@ -35,9 +41,16 @@ export class ServerCatalog {
     entry.updatedAt = new Date().toISOString();
   }
 
-  list(server: string, kind: ListKind, items: unknown[]): void {
+  /**
+   * `clientCapabilities`: what the client whose members answered declared (decides whether the
+   * list is also the full one). `fill`: heard by the inventory's own probe, a fresh session — it
+   * fills a list nobody heard yet but never replaces what a client's session heard (that session
+   * may have seen the member change a definition since it started).
+   */
+  list(server: string, kind: ListKind, items: unknown[], clientCapabilities?: unknown, mode: 'heard' | 'fill' = 'heard'): void {
     const entry = this.entry(server);
-    (entry as Record<ListKind, unknown[]>)[kind] = items;
+    if (mode === 'heard' || entry[kind] === undefined) (entry as Record<ListKind, unknown[]>)[kind] = items;
+    if (isFullClient(clientCapabilities)) (entry.full ??= {})[kind] = items;
     entry.updatedAt = new Date().toISOString();
   }
 

@@ -66,6 +66,11 @@ export class ToolPins {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether a profile's tool has a record (seen before). */
+  known(profile: string, server: string, tool: string): boolean {
+    return this.data.profiles[profile]?.[server]?.[tool] !== undefined;
+  }
+
   /** Records a definition a profile exposes and says how it compares with the pinned one. */
   check(profile: string, server: string, tool: ToolDefinition, digest: string): PinStatus {
     const tools = ((this.data.profiles[profile] ??= {})[server] ??= {});

@@ -17,6 +17,8 @@ import { usePlayground, useServices } from '../../app/services.js';
 import type { Catalog } from '../../stores/playground-store.js';
 import { ActivityLog } from './activity-log.js';
 import { AskDialog } from './ask-dialog.js';
+import { AskInbox } from './ask-inbox.js';
+import { HistoryPanel } from './history-panel.js';
 import { PromptPanel } from './prompt-panel.js';
 import { ResourcePanel, TemplatePanel } from './resource-panel.js';
 import { playgroundPath, TargetPicker, targetName } from './target-picker.js';
@@ -86,6 +88,7 @@ export function PlaygroundView({ server, item }: { server: string; item?: string
           </a>
         )}
       </div>
+      <AskInbox server={server} />
       <div className="pg-body">
         <aside className="pg-catalog" aria-label={`What ${targetName(server)} offers`}>
           <TabProvider selectedId={tab} setSelectedId={(id) => id && setTab(id as TabId)}>
@@ -114,6 +117,7 @@ export function PlaygroundView({ server, item }: { server: string; item?: string
           <Selected server={server} catalog={pg.catalog} selected={selected} instructions={opened.instructions} onOpenResource={(uri) => open('resource', uri)} />
         </div>
       </div>
+      <HistoryPanel server={server} />
       <ActivityLog server={server} />
       <AskDialog server={server} />
     </div>

@@ -2,7 +2,7 @@
  * One tool: its description and hints, a form generated from its input schema (or the raw JSON
  * of its arguments, side by side with the same data), Run, and the result.
  */
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Icon } from '../../components/icons.js';
 import { MarkdownText } from '../../components/markdown.js';
@@ -32,6 +32,9 @@ export function ToolPanel({ server, tool, onOpenResource }: { server: string; to
   const [jsonError, setJsonError] = useState<string>();
   const [callId, setCallId] = useState<string>();
   const running = usePlayground((s) => (callId ? s.byServer[server]?.calls[callId]?.status === 'running' : false));
+  // A call picked in the history: its arguments replace the form's (a new key remounts it), and a re-run runs them.
+  const loaded = usePlayground((s) => s.byServer[server]?.loaded);
+  const [formKey, setFormKey] = useState(0);
   const schema = tool.inputSchema ?? { type: 'object' };
 
   const change = (next: Record<string, unknown>): void => {
@@ -59,6 +62,16 @@ export function ToolPanel({ server, tool, onOpenResource }: { server: string; to
     const call = startRequest(services, server, 'tools/call', { name: tool.name, arguments: values }, { target: tool.name });
     setCallId(call.id);
   };
+  useEffect(() => {
+    if (!loaded || loaded.tool !== tool.name) return;
+    services.stores.playground.getState().historyLoadTaken(server);
+    change(loaded.args);
+    setText(JSON.stringify(loaded.args, null, 2));
+    setJsonError(undefined);
+    setFormKey((k) => k + 1);
+    if (loaded.run) run(loaded.args);
+    // Only a new load matters; the helpers are re-created every render.
+  }, [loaded]);
   const runJson = (): void => {
     const value = parseText();
     if (value) run(value);
@@ -94,7 +107,7 @@ export function ToolPanel({ server, tool, onOpenResource }: { server: string; to
       </div>
       {mode === 'form' ? (
         hasFields(schema) ? (
-          <SchemaForm key={key} schema={schema} value={args} onChange={change} onSubmit={run} idPrefix={`tool-${tool.name.replace(/[^A-Za-z0-9_-]/g, '_')}`} testId="tool-form">
+          <SchemaForm key={`${key}\u0000${formKey}`} schema={schema} value={args} onChange={change} onSubmit={run} idPrefix={`tool-${tool.name.replace(/[^A-Za-z0-9_-]/g, '_')}`} testId="tool-form">
             <div className="form-actions">{runButton}</div>
           </SchemaForm>
         ) : (

@@ -50,6 +50,7 @@ export function ProfileDetail({ name }: { name: string }) {
             label="Delete profile"
             confirmLabel={`Delete ${name}`}
             testId="delete-profile"
+            small
             onConfirm={async () => {
               const r = await bridge.call('profiles.remove', { name });
               if (r.ok) navigate('profiles');

@@ -1,0 +1,57 @@
+/**
+ * A profile's inventory (`profiles.show`, the Profiles screen's numbers), issue 28 items 3 and 13:
+ * - it counts what the profile offers the fullest client — one with sampling, elicitation and
+ *   roots, as its playground is — even after a plainer client was the last to list the members
+ *   (server-everything offers some tools only to such clients);
+ * - a member that failed to start is not started again on every look at the profile.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FULL_CLIENT_CAPABILITIES } from '../../src/shared/protocol.js';
+import { apiCall } from '../helpers/hub-api.js';
+import { REPO_ROOT } from '../helpers/repo-paths.js';
+import { connect } from '../helpers/test-client.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { alphaServer, listTools, profileHub } from './profile-harness.js';
+
+const SERVER_EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+interface Shown {
+  totals: { tools: number };
+  members: Array<{ server: string; reach: string; tools: Array<{ exposedName: string }> }>;
+}
+
+describe('profile inventory', () => {
+  it('counts the tools a client with sampling, elicitation and roots is offered, whoever listed last', async () => {
+    const hub = await profileHub({ ev: { servers: ['npm-everything'] } }, { servers: { 'npm-everything': { command: process.execPath, args: [SERVER_EVERYTHING, 'stdio'] } } });
+    // A plain client lists last: the members' latest lists are the short ones.
+    const full = (await listTools(await connect(hub, '@ev', { capabilities: { ...FULL_CLIENT_CAPABILITIES } }))).map((t) => t.name);
+    const plain = (await listTools(await connect(hub, '@ev'))).map((t) => t.name);
+    expect(full.length).toBeGreaterThan(plain.length);
+
+    const shown = (await apiCall<Shown>(hub, 'profiles.show', { name: 'ev' })).value!;
+    expect(shown.totals.tools).toBe(full.length);
+    expect(shown.members[0]!.tools.map((t) => t.exposedName).sort()).toEqual([...full].sort());
+  });
+
+  it('does not start a member that failed again on every look; "ask again" does', async () => {
+    const starts = path.join(await tempDir('patchbay-inventory-'), 'starts');
+    const broken = { command: process.execPath, args: ['-e', `require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'x'); process.exit(3)`] };
+    const hub = await profileHub({ mixed: { servers: ['broken', 'alpha'] } }, { servers: { alpha: alphaServer(), broken } });
+    const count = async (): Promise<number> => (await readFile(starts, 'utf8').catch(() => '')).length;
+
+    const first = (await apiCall<Shown>(hub, 'profiles.show', { name: 'mixed' })).value!;
+    expect(first.members.find((m) => m.server === 'broken')!.reach).toBe('down');
+    const afterFirst = await count();
+    expect(afterFirst).toBeGreaterThan(0);
+
+    const second = (await apiCall<Shown>(hub, 'profiles.show', { name: 'mixed' })).value!;
+    expect(second.members.find((m) => m.server === 'broken')!.reach).toBe('down');
+    expect(second.totals.tools).toBe(first.totals.tools);
+    expect(await count()).toBe(afterFirst);
+
+    await apiCall<Shown>(hub, 'profiles.show', { name: 'mixed', refresh: true });
+    expect(await count()).toBeGreaterThan(afterFirst);
+  });
+});
