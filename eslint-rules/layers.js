@@ -24,18 +24,19 @@ export const CORE_LAYERS = {
   api: ['lib', 'protocol', 'log'],
   config: ['fs', 'log', 'secrets'],
   upstream: ['lib', 'protocol', 'log', 'fs'],
+  sandbox: ['log', 'fs', 'upstream'],
   hub: ['lib', 'protocol', 'log', 'upstream'],
   bridge: ['lib', 'protocol', 'log', 'upstream', 'hub'],
   traffic: ['lib', 'protocol', 'log', 'secrets', 'upstream', 'hub'],
   oauth: ['protocol', 'log', 'fs', 'secrets', 'config', 'api', 'upstream'],
   servers: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream', 'hub', 'bridge'],
   inspector: ['lib', 'protocol', 'log', 'fs', 'secrets', 'api', 'upstream', 'hub', 'traffic'],
-  clients: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream'],
+  clients: ['protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream', 'sandbox'],
   ui: ['protocol', 'log', 'fs', 'home', 'api'],
   playground: ['protocol', 'log', 'api', 'hub'],
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
   telemetry: ['lib', 'protocol', 'log', 'secrets', 'config', 'hub', 'traffic'],
-  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry', 'sandbox'],
 };
 
 /**

@@ -28,6 +28,22 @@ const common = {
   protocol: z.union([z.enum(['auto', 'legacy', 'modern']), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a protocol revision looks like 2025-11-25')]).optional(),
 };
 
+const sandboxPathSchema = z.string().refine((p) => p.startsWith('/') || p === '~' || p.startsWith('~/'), 'a sandbox path must be absolute or start with ~/');
+
+/**
+ * Run the server in a sandbox (docs/sandbox.md): `true` for the default policy, or an object that
+ * adds readable and writable paths and sets the network (`none` or `all`).
+ */
+export const sandboxSchema = z.union([
+  z.boolean(),
+  z.looseObject({
+    read: z.array(sandboxPathSchema).optional(),
+    write: z.array(sandboxPathSchema).optional(),
+    network: z.enum(['none', 'all']).optional(),
+  }),
+]);
+export type SandboxSetting = z.infer<typeof sandboxSchema>;
+
 export const stdioServerSchema = z.looseObject({
   type: z.literal('stdio').optional(),
   command: z.string().min(1, 'command must not be empty'),
@@ -45,6 +61,7 @@ export const stdioServerSchema = z.looseObject({
   warmSpare: z.union([z.boolean(), z.number().int().min(0).max(64)]).optional(),
   /** Patchbay's own demo server, added on the first run (the UI marks it and removes it in one click). */
   demo: z.boolean().optional(),
+  sandbox: sandboxSchema.optional(),
   ...common,
 });
 

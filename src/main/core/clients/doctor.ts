@@ -14,6 +14,7 @@ import { onDisk } from './client-host.js';
 import type { ClientsService } from './clients-service.js';
 import { installHint, resolveCommand } from './command-resolve.js';
 import { clientChecks } from './doctor-clients.js';
+import { sandboxChecks } from './doctor-sandbox.js';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'error';
 
@@ -63,6 +64,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
   checks.push(await hubCheck(deps));
   checks.push(...(await serverCommandChecks(deps)));
   checks.push(...(await serverEraChecks(deps)));
+  checks.push(...(await sandboxChecks(deps)));
   checks.push(...(await clientChecks(deps)));
   const counts: Record<CheckStatus, number> = { ok: 0, info: 0, warn: 0, error: 0 };
   for (const check of checks) counts[check.status]++;

@@ -50,6 +50,7 @@ import { UiAuth } from '../ui/ui-auth.js';
 import { uiRoute } from '../ui/ui-route.js';
 import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 import { createRemoteFetch } from '../upstream/remote-fetch.js';
+import { sandboxWrapper } from '../sandbox/sandbox-spawn.js';
 import { registerApi } from './register-api.js';
 import type { StartAtLogin } from './settings-api.js';
 
@@ -179,6 +180,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       resolveSecrets: async (server: ServerConfig, serverId: string) => capture.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
       childEnv: async (configured: Record<string, string> | undefined) =>
         buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
+      sandbox: sandboxWrapper(options.dataDir),
       logger: log,
     },
     log,

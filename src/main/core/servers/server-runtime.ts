@@ -15,7 +15,7 @@ import { ModernStdioChannel } from '../upstream/modern-stdio.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import { createRemoteUpstream, transportOf, type RemoteConnectDeps } from '../upstream/remote-connect.js';
 import { SharedUpstream } from '../upstream/shared-upstream.js';
-import { StdioUpstream, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
+import { StdioUpstream, type StdioSpawnSpec, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
 import type { UpstreamConnection } from '../upstream/upstream.js';
 import { WarmPool } from '../upstream/warm-pool.js';
 import { configuredFacts, probeEra, type EraFacts } from './server-era.js';
@@ -33,6 +33,11 @@ export interface ServerRuntimeDeps {
   remote?: Omit<RemoteConnectDeps, 'logger'>;
   /** How long the era probe waits for `server/discover` (default 15 s). */
   probeTimeoutMs?: number;
+  /**
+   * The command line of a server whose entry asks for a sandbox (the engine passes
+   * sandbox/sandbox-spawn.ts's); absent, such a server is refused, never run unsandboxed.
+   */
+  sandbox?: (server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec) => Promise<StdioSpawnSpec>;
 }
 
 export class ServerRuntime implements ServerPort {
@@ -213,10 +218,13 @@ export class ServerRuntime implements ServerPort {
     const env = await this.deps.childEnv(resolved.env);
     // close() may have run while we awaited: starting a child now would orphan it.
     if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
-    const child = new StdioUpstream(
-      { serverId: this.id, command: resolved.command, args: resolved.args ?? [], env, cwd: resolved.cwd },
-      { ...this.deps.stdio, logger: this.deps.logger.child(this.id) },
-    );
+    let spec: StdioSpawnSpec = { serverId: this.id, command: resolved.command, args: resolved.args ?? [], env, cwd: resolved.cwd };
+    if (resolved.sandbox) {
+      if (!this.deps.sandbox) throw new Error(`server '${this.id}' is set to run in a sandbox, and this engine has none`);
+      spec = await this.deps.sandbox(resolved, this.id, spec);
+      if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
+    }
+    const child = new StdioUpstream(spec, { ...this.deps.stdio, logger: this.deps.logger.child(this.id) });
     this.spawned++;
     this.live.add(child);
     void child.exitedPromise().then(() => this.live.delete(child));
