@@ -28,6 +28,12 @@ test('timing of a call, the waterfall of a session, and the raw SSE stream of a 
     await expect(timing.locator('[data-phase="wait"]')).toContainText('Waiting for the server (to first byte)');
     await expect(ui.getByTestId('timing-leg')).toHaveText([/^Client ⇄ hub.*ms$/, /^Hub ⇄ server.*ms$/]);
     await expect(ui.getByTestId('timing-total')).toHaveText(/\d ms$/);
+    // Every figure shows whole inside the detail pane (the default pane is narrow).
+    const cut = await ui.getByTestId('detail').evaluate((pane) => {
+      const edge = pane.getBoundingClientRect().right;
+      return [...pane.querySelectorAll('.timing-view .num')].filter((c) => c.getBoundingClientRect().right > edge + 0.5).map((c) => c.textContent);
+    });
+    expect(cut).toEqual([]);
     await expectAccessible(ui, 'the timing tab', '[data-testid="detail"]');
 
     // The waterfall lists the session's exchanges (initialize, the two calls, …) on one axis.
