@@ -36,7 +36,8 @@ export const CORE_LAYERS = {
   playground: ['protocol', 'log', 'api', 'hub'],
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
   telemetry: ['lib', 'protocol', 'log', 'secrets', 'config', 'hub', 'traffic'],
-  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry', 'sandbox'],
+  audit: ['log', 'fs', 'traffic'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry', 'sandbox', 'audit'],
 };
 
 /**

@@ -241,6 +241,8 @@ export const patchbayConfigSchema = z.looseObject({
   hub: hubSettingsSchema.optional(),
   inspector: inspectorSettingsSchema.optional(),
   telemetry: telemetrySettingsSchema.optional(),
+  /** The audit trail of what clients did through the hub (docs/audit.md): on unless `enabled: false`. */
+  audit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
 });
 
 export type StdioServerConfig = z.infer<typeof stdioServerSchema>;

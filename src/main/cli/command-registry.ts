@@ -15,6 +15,7 @@ import { serveCommand } from './commands/serve.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { tailCommand } from './commands/tail.js';
 import { tokensCommand } from './commands/tokens.js';
+import { auditCommand } from './commands/audit.js';
 
 export const commands: readonly CliCommand[] = [
   serveCommand,
@@ -27,6 +28,7 @@ export const commands: readonly CliCommand[] = [
   importCommand,
   doctorCommand,
   tokensCommand,
+  auditCommand,
   sessionsCommand,
   tailCommand,
 ];

@@ -39,6 +39,10 @@ export { SseParser } from './protocol/sse-parser.js';
 // The modern era's request headers (2026-07-28 Streamable HTTP), for the relay's own POSTs.
 export { modernRequestHeaders, ToolHeaderDeclarations } from './protocol/modern.js';
 
+// The audit trail, read and checked without a running hub (`patchbay audit`).
+export { verifyAudit, type AuditLine, type VerifyResult } from './audit/audit-log.js';
+export { readAudit, type AuditFilter } from './audit/read-audit.js';
+
 // Secrets.
 export { SECRET_NAME_PATTERN, type SecretStore } from './secrets/secret-store.js';
 export { FileSecretStore, SecretStoreError } from './secrets/file-secret-store.js';

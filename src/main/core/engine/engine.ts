@@ -51,6 +51,7 @@ import { uiRoute } from '../ui/ui-route.js';
 import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 import { createRemoteFetch } from '../upstream/remote-fetch.js';
 import { sandboxWrapper } from '../sandbox/sandbox-spawn.js';
+import { startAudit } from '../audit/start-audit.js';
 import { registerApi } from './register-api.js';
 import type { StartAtLogin } from './settings-api.js';
 
@@ -146,6 +147,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const inspection = await startInspector({ dataDir: ownDir, config: config.get(), traffic: capture.traffic, logger: log.child('inspector'), ...(options.capture === false ? { capture: false } : {}) });
   // The inspector's statistics count exchanges whenever the pipeline runs, and never make it run.
   capture.traffic.onExchange((x) => inspection.inspector.stats.record(x), { passive: true });
+  // The audit trail: who did what through the hub (docs/audit.md); per replica, like its discovery file.
+  const audit = await startAudit({ dir: path.join(ownDir, 'audit'), traffic: capture.traffic, enabled: config.get().audit?.enabled !== false && options.capture !== false, logger: log.child('audit') });
   let telemetrySettings = JSON.stringify(config.get().telemetry ?? null);
   const engineTelemetry = await startEngineTelemetry(
     config.get().telemetry,
@@ -245,6 +248,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     await inspection.close();
     await capture.close();
     await telemetry?.close();
+    await audit.close();
     await clientTokens.close();
     throw err;
   }
@@ -371,8 +375,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await pins.flush();
         await inspection.close();
         await capture.close();
-        // After capture: the exchanges it still held have reached telemetry; it sends them within its timeout.
+        // After capture: the exchanges it still held have reached telemetry (and the audit); it sends them within its timeout.
         await telemetry?.close();
+        await audit.close();
         oauth.close();
         // Only our own: another hub may have started on this data dir since (and written its own).
         if ((await readFile(discoveryFile, 'utf8').catch(() => '')) === discovery) await rm(discoveryFile, { force: true });

@@ -22,6 +22,8 @@ export interface DataPaths {
   logsDir: string;
   /** Digests of the tool definitions each profile exposed (profiles/tool-pins.ts). */
   toolPinsFile: string;
+  /** The audit trail's files (audit/audit-log.ts). */
+  auditDir: string;
 }
 
 /**
@@ -58,6 +60,7 @@ export function dataPaths(dataDir: string): DataPaths {
     discoveryFile: path.join(dataDir, 'hub.json'),
     logsDir: path.join(dataDir, 'logs'),
     toolPinsFile: path.join(dataDir, 'tool-pins.json'),
+    auditDir: path.join(dataDir, 'audit'),
   };
 }
 
