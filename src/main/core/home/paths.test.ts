@@ -72,6 +72,7 @@ describe('dataPaths', () => {
       discoveryFile: path.join(dir, 'hub.json'),
       logsDir: path.join(dir, 'logs'),
       toolPinsFile: path.join(dir, 'tool-pins.json'),
+      auditDir: path.join(dir, 'audit'),
     });
   });
 });
