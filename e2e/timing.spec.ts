@@ -31,7 +31,7 @@ test('timing of a call, the waterfall of a session, and the raw SSE stream of a 
     // Every figure shows whole inside the detail pane (the default pane is narrow).
     const cut = await ui.getByTestId('detail').evaluate((pane) => {
       const edge = pane.getBoundingClientRect().right;
-      return [...pane.querySelectorAll('.timing-view .num')].filter((c) => c.getBoundingClientRect().right > edge + 0.5).map((c) => c.textContent);
+      return Array.from(pane.querySelectorAll('.timing-view .num')).filter((c) => c.getBoundingClientRect().right > edge + 0.5).map((c) => c.textContent);
     });
     expect(cut).toEqual([]);
     await expectAccessible(ui, 'the timing tab', '[data-testid="detail"]');

@@ -70,9 +70,48 @@ describe('patchbay profiles', () => {
     expect((await cli(dir, 'profiles', 'delete', 'notes')).stderr).toContain("deleted profile 'notes'");
   });
 
+  it('turns on-demand tools on and off, pins and unpins, and decides per client (issue 26)', async () => {
+    const hub = await startHub({ servers: { alpha: alphaServer(), beta: betaServer() }, config: { profiles: { work: { servers: ['alpha', 'beta'] } } } });
+    const dir = hub.dataDir;
+    const on = await cli(dir, 'profiles', 'update', 'work', '--on-demand', '--pin', 'alpha__echo', '--pin', 'beta__who*', '--client', 'cursor=off');
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stderr).toBe(`patchbay: updated; profile 'work' is at ${hub.url}/mcp/@work\n`);
+    expect(hub.engine.config.get().profiles?.work?.onDemand).toEqual({ pinned: ['alpha__echo', 'beta__who*'], clients: { cursor: false } });
+    const shown = await cli(dir, 'profiles', 'show', 'work');
+    expect(shown.stdout).toMatch(/^on-demand tools: on \(cursor off\); with them 5 tools \(pinned alpha__echo, beta__who\* \+ 3 meta-tools\), \d+ tokens$/m);
+    const view = JSON.parse((await cli(dir, 'profiles', 'show', 'work', '--json')).stdout) as { members: Array<{ tools: Array<{ exposedName: string; onDemandPinned?: boolean; onDemandPinnedBy?: string }> }> };
+    const tool = (name: string) => view.members.flatMap((m) => m.tools).find((t) => t.exposedName === name);
+    expect(tool('alpha__echo')).toMatchObject({ onDemandPinned: true });
+    expect(tool('alpha__echo')?.onDemandPinnedBy).toBeUndefined();
+    expect(tool('beta__whoami')).toMatchObject({ onDemandPinned: true, onDemandPinnedBy: 'beta__who*' });
+    expect(tool('alpha__add')?.onDemandPinned).toBeUndefined();
+
+    // A tool a pattern pins cannot be unpinned alone: the answer names the pattern.
+    const byGlob = await cli(dir, 'profiles', 'set', 'work', '--unpin', 'beta__whoami');
+    expect(byGlob.code).toBe(1);
+    expect(byGlob.stderr).toContain('pinned by the pattern "beta__who*"');
+    // set is the same command; back to every tool, nothing pinned, cursor following the profile: no block left.
+    const off = await cli(dir, 'profiles', 'set', 'work', '--all-tools', '--unpin', 'alpha__echo', '--unpin', 'beta__who*', '--client', 'cursor=default');
+    expect(off.code, off.stderr).toBe(0);
+    expect(hub.engine.config.get().profiles?.work).toEqual({ servers: ['alpha', 'beta'] });
+    expect((await cli(dir, 'profiles', 'show', 'work')).stdout).toMatch(/^on-demand tools: off; with them 3 tools \(3 meta-tools\), \d+ tokens$/m);
+
+    for (const args of [['--on-demand', '--all-tools'], ['--client', 'cursor'], ['--client', 'cursor=maybe'], ['--pin', ' ']]) {
+      const bad = await cli(dir, 'profiles', 'update', 'work', ...args);
+      expect(bad.code, args.join(' ')).toBe(2);
+    }
+    expect((await cli(dir, 'profiles', 'update', 'work')).stderr).toContain('--on-demand, --all-tools, --pin, --unpin or --client');
+    // The API checks what the CLI cannot: a client id is lower-case letters, digits, ".", "_" and "-".
+    const badId = await cli(dir, 'profiles', 'update', 'work', '--client', 'My Editor=on');
+    expect(badId.code).toBe(1);
+    expect(badId.stderr).toContain("'My Editor' is not a client id");
+  });
+
   it('documents every subcommand in its help', async () => {
     const help = await cli('/nowhere', 'profiles', '--help');
     expect(help.code).toBe(0);
-    for (const sub of ['list', 'show', 'create', 'set', 'delete', 'add', 'remove', 'enable', 'disable', 'approve']) expect(help.stdout).toContain(`patchbay profiles ${sub}`);
+    for (const sub of ['list', 'show', 'create', 'set', 'update', 'delete', 'add', 'remove', 'enable', 'disable', 'approve']) expect(help.stdout).toContain(`patchbay profiles ${sub}`);
+    const update = await cli('/nowhere', 'profiles', 'update', '--help');
+    for (const flag of ['--on-demand', '--all-tools', '--pin TOOL', '--unpin TOOL', '--client ID=on|off|default']) expect(update.stdout).toContain(flag);
   });
 });

@@ -55,6 +55,10 @@ export const profileToolSchema = z.object({
   appOnly: z.boolean().optional(),
   /** Tokens of what a client sends a model for it (name, title, description, schemas). */
   tokens: z.number().int(),
+  /** Listed with on-demand tools too: its exposed name is in (or matched by) `onDemand.pinned`. */
+  onDemandPinned: z.boolean().optional(),
+  /** The pattern of `onDemand.pinned` (not the exact name) that pins it: unpinning the name alone cannot. */
+  onDemandPinnedBy: z.string().optional(),
 });
 
 export const profileItemSchema = z.object({
@@ -127,10 +131,27 @@ export const profileViewSchema = profileSummarySchema.extend({
   tokenizer: z.string(),
 });
 
+const pinnedNameSchema = z.string().min(1, 'a tool name must not be empty').max(1024);
+
+/**
+ * A change of on-demand tools (written as the profile's `onDemand` block, kept minimal): on or off
+ * for the profile; the pinned list set whole, or tools pinned and unpinned by exposed name; per
+ * client id on, off, or `null` for the profile's default.
+ */
+export const onDemandChangeSchema = z.object({
+  enabled: z.boolean().optional(),
+  pinned: z.array(pinnedNameSchema).optional(),
+  pin: z.array(pinnedNameSchema).optional(),
+  unpin: z.array(pinnedNameSchema).optional(),
+  // Client ids are checked by the engine (on-demand-edits.ts), which can name the bad one.
+  clients: z.record(z.string(), z.boolean().nullable()).optional(),
+});
+
 const optionsSchema = {
   description: z.string().max(500).optional(),
   prefix: z.boolean().optional(),
   holdChangedTools: holdChangedToolsSchema.optional(),
+  onDemand: onDemandChangeSchema.optional(),
 };
 
 export const profilesContract = {
@@ -146,7 +167,11 @@ export const profilesContract = {
     'Add a profile to config.json',
   ),
   'profiles.remove': call(z.object({ name: z.string() }), z.object({ removed: z.boolean() }), 'Remove a profile; its sessions end'),
-  'profiles.update': call(z.object({ name: z.string(), ...optionsSchema }), profileSummarySchema, "Change a profile's options (description, prefix, holdChangedTools)"),
+  'profiles.update': call(
+    z.object({ name: z.string(), ...optionsSchema }),
+    profileSummarySchema,
+    "Change a profile's options (description, prefix, holdChangedTools, onDemand: on/off, pinned tools, per client)",
+  ),
   'profiles.addServer': call(z.object({ name: z.string(), server: serverIdSchema }), profileSummarySchema, 'Add a server to a profile'),
   'profiles.removeServer': call(z.object({ name: z.string(), server: z.string() }), profileSummarySchema, 'Remove a server from a profile'),
   'profiles.setItem': call(
@@ -167,3 +192,4 @@ export type ProfileView = z.infer<typeof profileViewSchema>;
 export type ProfileMemberView = z.infer<typeof profileMemberViewSchema>;
 export type ProfileTool = z.infer<typeof profileToolSchema>;
 export type ToolChange = z.infer<typeof toolChangeSchema>;
+export type OnDemandChange = z.infer<typeof onDemandChangeSchema>;

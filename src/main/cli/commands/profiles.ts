@@ -1,7 +1,7 @@
 /**
  * `patchbay profiles …`: the profiles of a running hub (docs/profiles.md) — list and show them
- * (with token costs and changed tools), create and delete them, add and remove servers, turn
- * tools on and off, approve changed tools. Everything goes through the hub's API (found through
+ * (with token costs and changed tools), create and delete them, change their options (on-demand
+ * tools among them), add and remove servers, turn tools on and off, approve changed tools. Everything goes through the hub's API (found through
  * <data dir>/hub.json), so a change reaches connected clients at once.
  */
 import type { ProfileSummary, ProfileView } from '../../../shared/api/profiles-contract.js';
@@ -23,6 +23,11 @@ const PROFILE_OPTIONS: CliOption[] = [
   { name: 'no-prefix', type: 'boolean', description: "Keep tool and prompt names as the servers name them (names two servers share take a suffix)" },
   { name: 'prefix', type: 'boolean', description: 'Qualify names as <server>__<tool> (the default)' },
   { name: 'hold', type: 'string', valueName: 'remote|always|never', description: 'Hold changed tools back until approved: for remote servers (default), always, never' },
+  { name: 'on-demand', type: 'boolean', description: 'On-demand tools: clients get only the pinned tools and three meta-tools that find, describe and call the rest' },
+  { name: 'all-tools', type: 'boolean', description: 'Every tool listed (the default): turns on-demand tools off for the profile (client entries still apply)' },
+  { name: 'pin', type: 'string', multiple: true, valueName: 'TOOL', description: 'Keep a tool listed with on-demand tools (its name in the profile, or a glob); repeatable' },
+  { name: 'unpin', type: 'string', multiple: true, valueName: 'TOOL', description: 'Take a tool (or glob) out of the pinned list; repeatable' },
+  { name: 'client', type: 'string', multiple: true, valueName: 'ID=on|off|default', description: 'On-demand tools for one client (its client token\'s id: cursor, claude-code, …): on, off, or the profile\'s default; repeatable' },
 ];
 
 async function call<T>(ctx: CommandContext, name: string, input: unknown): Promise<T> {
@@ -46,7 +51,36 @@ function options(ctx: CommandContext): Record<string, unknown> {
     if (hold !== 'remote' && hold !== 'always' && hold !== 'never') throw new UsageError('--hold must be remote, always or never', ctx.commandPath);
     out.holdChangedTools = hold;
   }
+  const onDemand = onDemandOptions(ctx);
+  if (onDemand) out.onDemand = onDemand;
   return out;
+}
+
+/** `--on-demand`, `--all-tools`, `--pin`, `--unpin`, `--client ID=on|off|default` as profiles.update's `onDemand`. */
+function onDemandOptions(ctx: CommandContext): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  if (ctx.values['on-demand'] === true && ctx.values['all-tools'] === true) throw new UsageError('give --on-demand or --all-tools, not both', ctx.commandPath);
+  if (ctx.values['on-demand'] === true) out.enabled = true;
+  if (ctx.values['all-tools'] === true) out.enabled = false;
+  const list = (name: string): string[] => {
+    // A `multiple` option's value is an array (parseArgs), which OptionValues does not spell out.
+    const value = ctx.values[name] as string | string[] | boolean | undefined;
+    const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+    if (items.some((v) => v.trim() === '')) throw new UsageError(`--${name} must not be empty`, ctx.commandPath);
+    return items;
+  };
+  const pin = list('pin');
+  const unpin = list('unpin');
+  if (pin.length > 0) out.pin = pin;
+  if (unpin.length > 0) out.unpin = unpin;
+  const clients: Record<string, boolean | null> = {};
+  for (const entry of list('client')) {
+    const match = /^([^=]+)=(on|off|default)$/.exec(entry.trim());
+    if (!match) throw new UsageError(`--client takes ID=on, ID=off or ID=default (e.g. --client cursor=on), not '${entry}'`, ctx.commandPath);
+    clients[match[1]!.trim()] = match[2] === 'default' ? null : match[2] === 'on';
+  }
+  if (Object.keys(clients).length > 0) out.clients = clients;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function changed(ctx: CommandContext, summary: ProfileSummary, what: string): number {
@@ -75,6 +109,29 @@ function toggle(enabled: boolean): CliCommand {
       const k = kind(ctx);
       const summary = await call<ProfileSummary>(ctx, 'profiles.setItem', { name, server, kind: k, item, enabled });
       return changed(ctx, summary, `${k.slice(0, -1)} '${item}' of '${server}' is ${enabled ? 'on' : 'off'}`);
+    },
+  };
+}
+
+/** `set` and `update` are one command: `update` is the API's word (profiles.update), `set` the older one. */
+function setCommand(name: 'set' | 'update'): CliCommand {
+  return {
+    name,
+    summary: `Change a profile's options (description, prefixing, holding changed tools, on-demand tools)${name === 'update' ? '; the same as set' : ''}`,
+    details: 'On-demand tools: --on-demand lists only the pinned tools and three meta-tools (patchbay__find_tools, patchbay__describe_tool, patchbay__call_tool); --client decides per client, over the profile\'s setting.',
+    positionals: [PROFILE],
+    options: [...PROFILE_OPTIONS, DATA_DIR_OPTION],
+    examples: [
+      { command: `patchbay profiles ${name} work --hold always`, description: 'Hold every changed tool of "work" until approved' },
+      { command: `patchbay profiles ${name} work --on-demand --pin fs__read_file --client claude-code=off`, description: 'On-demand tools for "work", fs__read_file always listed, Claude Code still gets every tool' },
+      { command: `patchbay profiles ${name} work --unpin fs__read_file --client claude-code=default`, description: 'Unpin a tool; Claude Code follows the profile again' },
+    ],
+    async run(ctx) {
+      const input = options(ctx);
+      if (Object.keys(input).length === 0) {
+        throw new UsageError('nothing to change: give --description, --prefix, --no-prefix, --hold, --on-demand, --all-tools, --pin, --unpin or --client', ctx.commandPath);
+      }
+      return changed(ctx, await call<ProfileSummary>(ctx, 'profiles.update', { name: ctx.positionals[0], ...input }), 'updated');
     },
   };
 }
@@ -121,18 +178,8 @@ const subcommands: CliCommand[] = [
       return changed(ctx, summary, 'created');
     },
   },
-  {
-    name: 'set',
-    summary: "Change a profile's options (description, prefixing, holding changed tools)",
-    positionals: [PROFILE],
-    options: [...PROFILE_OPTIONS, DATA_DIR_OPTION],
-    examples: [{ command: 'patchbay profiles set work --hold always', description: 'Hold every changed tool of "work" until approved' }],
-    async run(ctx) {
-      const input = options(ctx);
-      if (Object.keys(input).length === 0) throw new UsageError('nothing to change: give --description, --prefix, --no-prefix or --hold', ctx.commandPath);
-      return changed(ctx, await call<ProfileSummary>(ctx, 'profiles.update', { name: ctx.positionals[0], ...input }), 'updated');
-    },
-  },
+  setCommand('set'),
+  setCommand('update'),
   {
     name: 'delete',
     summary: 'Delete a profile from config.json; its sessions end',

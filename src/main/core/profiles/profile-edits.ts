@@ -14,6 +14,7 @@ import {
 } from '../../../shared/config-schema.js';
 import { ApiError } from '../api/api-registry.js';
 import { matchesAny } from './item-filter.js';
+import { applyOnDemand, type OnDemandChange } from './on-demand-edits.js';
 import { BUILT_IN_DEFAULT, writtenMembers } from './profile-config.js';
 
 export type ItemKind = 'tools' | 'prompts' | 'resources';
@@ -22,6 +23,8 @@ export interface ProfileOptions {
   description?: string | undefined;
   prefix?: boolean | undefined;
   holdChangedTools?: ProfileConfig['holdChangedTools'];
+  /** On-demand tools: on/off, the pinned list, per client (on-demand-edits.ts). */
+  onDemand?: OnDemandChange | undefined;
 }
 
 export function createProfile(draft: PatchbayConfig, name: string, servers: readonly string[] | undefined, options: ProfileOptions): void {
@@ -130,4 +133,5 @@ function setOptions(entry: ProfileConfig, options: ProfileOptions): void {
   else if (options.prefix === false) entry.prefix = false;
   if (options.holdChangedTools === 'remote') delete entry.holdChangedTools;
   else if (options.holdChangedTools !== undefined) entry.holdChangedTools = options.holdChangedTools;
+  if (options.onDemand !== undefined) applyOnDemand(entry, options.onDemand);
 }

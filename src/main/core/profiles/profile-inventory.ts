@@ -16,7 +16,7 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { AggregateUpstream } from './aggregate-upstream.js';
 import { limitWarnings } from './client-limits.js';
-import { compileRule } from './item-filter.js';
+import { compileRule, matchesAny } from './item-filter.js';
 import { META_TOOLS } from './on-demand.js';
 import type { ResolvedProfile } from './profile-config.js';
 import { mergePrompts, mergeTools, mergeUris, type MemberLists } from './profile-merge.js';
@@ -32,6 +32,13 @@ export interface InventoryDeps {
   version: string;
   /** Deadline of the whole probe. */
   probeTimeoutMs: number;
+}
+
+/** Whether a tool is pinned for on-demand clients, and by which pattern when not by its own name. */
+function pinnedFields(exposed: string, list: readonly string[], allowed: boolean): { onDemandPinned?: true; onDemandPinnedBy?: string } {
+  if (!allowed) return {};
+  const glob = list.includes(exposed) ? undefined : list.find((g) => matchesAny(exposed, [g]));
+  return { onDemandPinned: true, ...(glob !== undefined ? { onDemandPinnedBy: glob } : {}) };
 }
 
 /** The endpoint of a profile: `/mcp` for the default one, `/mcp/@name` for the others. */
@@ -70,6 +77,9 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
   const prompts = mergePrompts(profile, lists);
   const resources = mergeUris(lists, 'resources');
   const templates = mergeUris(lists, 'templates');
+  // With on-demand tools a client carries the pinned tools it sees and the three meta-tools.
+  const pinnedList = profile.onDemand.pinned;
+  const pinned = compileRule(pinnedList.length > 0 ? [...pinnedList] : false);
   const members = profile.members.map((member): ProfileMemberView => {
     const entry = member.state === 'enabled' ? deps.catalog.get(member.server) : undefined;
     const down = entry?.error !== undefined && (entry.updatedAt === undefined || entry.error.at >= entry.updatedAt);
@@ -94,6 +104,7 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
           held: e.held,
           ...(e.appOnly ? { appOnly: true } : {}),
           tokens: meter.tokens(toolCostText(e.item, e.exposed)),
+          ...pinnedFields(e.exposed, pinnedList, pinned.allows(e.exposed)),
         })),
       prompts: prompts.entries
         .filter((e) => e.server === member.server)
@@ -118,8 +129,6 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
     return view;
   });
   const totals = members.reduce((sum, m) => ({ tools: sum.tools + m.totals.tools, tokens: sum.tokens + m.totals.tokens }), { tools: 0, tokens: 0 });
-  // With on-demand tools a client carries the pinned tools it sees and the three meta-tools.
-  const pinned = compileRule(profile.onDemand.pinned.length > 0 ? [...profile.onDemand.pinned] : false);
   const onDemandTotals = { tools: META_TOOLS.length, tokens: META_TOOLS.reduce((n, t) => n + meter.tokens(toolCostText(t, t.name)), 0) };
   for (const t of members.flatMap((m) => m.tools)) {
     if (!t.enabled || t.held || t.appOnly === true || !pinned.allows(t.exposedName)) continue;

@@ -1,20 +1,26 @@
 /**
  * One member of a profile: its state, its totals, and every tool with a toggle, the name clients
- * see (and the server's own when they differ), its pin state and its token cost; prompts and
- * resources below, with their toggles too.
+ * see (and the server's own when they differ), its pin state and its token cost; with on-demand
+ * tools in use, whether it is pinned (listed for on-demand clients too); an MCP App's own tools
+ * marked "app only" (not in the model's list, not counted); prompts and resources below, with
+ * their toggles too.
  */
 import { useState } from 'react';
-import type { ProfileMemberView } from '../../../shared/api/profiles-contract.js';
+import type { OnDemandChange, ProfileMemberView, ProfileTool, ProfileView } from '../../../shared/api/profiles-contract.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { useServices } from '../../app/services.js';
+import { useOnDemandUpdate, usePending } from './on-demand-panel.js';
 
 type Kind = 'tools' | 'prompts' | 'resources';
 
 const STATE: Record<string, string> = { up: 'up', down: 'down', unknown: 'not reached yet', disabled: 'disabled', missing: 'not configured' };
 
-export function MemberPanel({ profile, member, onChanged }: { profile: string; member: ProfileMemberView; onChanged(): void }) {
+export function MemberPanel({ profile, member, onDemand, onChanged }: { profile: string; member: ProfileMemberView; onDemand: ProfileView['onDemand']; onChanged(): Promise<void> | void }) {
   const { bridge } = useServices();
   const [error, setError] = useState<string>();
+  const pins = useOnDemandUpdate(profile, onChanged);
+  // The pin column only matters once on-demand tools are in use (for the profile or a client) or something is pinned.
+  const showPins = onDemand !== undefined && (onDemand.enabled || onDemand.pinned.length > 0 || Object.values(onDemand.clients).some(Boolean));
   const state = member.state === 'enabled' ? member.reach : member.state;
   const toggle = async (kind: Kind, item: string, enabled: boolean): Promise<void> => {
     const r = await bridge.call('profiles.setItem', { name: profile, server: member.server, kind, item, enabled });
@@ -35,6 +41,7 @@ export function MemberPanel({ profile, member, onChanged }: { profile: string; m
       </h2>
       {member.error && <ErrorMessage>{member.error}</ErrorMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
+      {pins.error && <ErrorMessage>{pins.error}</ErrorMessage>}
       {member.tools.length > 0 && (
         <div className="table-wrap">
           <table className="table" data-testid={`${id}-tools`}>
@@ -44,6 +51,7 @@ export function MemberPanel({ profile, member, onChanged }: { profile: string; m
                 <th scope="col">On</th>
                 <th scope="col">Tool</th>
                 <th scope="col">State</th>
+                {showPins && <th scope="col" title="Listed for on-demand clients too">Pinned</th>}
                 <th scope="col" className="num">Tokens</th>
               </tr>
             </thead>
@@ -68,9 +76,16 @@ export function MemberPanel({ profile, member, onChanged }: { profile: string; m
                     {t.description && <div className="muted small">{t.description.length > 140 ? `${t.description.slice(0, 140)}…` : t.description}</div>}
                   </td>
                   <td>
-                    {t.held ? <span className="chip chip-warn">held: changed</span> : t.pin === 'changed' ? <span className="chip chip-warn">changed</span> : t.enabled ? <span className="chip">on</span> : <span className="chip">off</span>}
+                    <ToolState tool={t} />
                   </td>
-                  <td className="num" data-testid={`tokens-${member.server}-${t.name}`}>{t.tokens.toLocaleString('en-US')}</td>
+                  {showPins && (
+                    <td>
+                      {t.appOnly ? <span className="muted small">—</span> : <PinToggle server={member.server} tool={t} busy={pins.busy} save={pins.save} />}
+                    </td>
+                  )}
+                  <td className="num" data-testid={`tokens-${member.server}-${t.name}`}>
+                    {t.appOnly ? <span className="muted" title="Not counted: the model does not see it">({t.tokens.toLocaleString('en-US')})</span> : t.tokens.toLocaleString('en-US')}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -78,7 +93,7 @@ export function MemberPanel({ profile, member, onChanged }: { profile: string; m
         </div>
       )}
       {(member.prompts.length > 0 || member.resources.length > 0) && (
-        <details className="disclosure">
+        <details className="sub-details">
           <summary>
             {member.prompts.length} prompt{member.prompts.length === 1 ? '' : 's'}, {member.resources.length} resource{member.resources.length === 1 ? '' : 's'}
           </summary>
@@ -108,5 +123,31 @@ export function MemberPanel({ profile, member, onChanged }: { profile: string; m
         </details>
       )}
     </section>
+  );
+}
+
+function ToolState({ tool: t }: { tool: ProfileTool }) {
+  if (t.held) return <span className="chip chip-warn">held: changed</span>;
+  if (t.pin === 'changed') return <span className="chip chip-warn">changed</span>;
+  if (!t.enabled) return <span className="chip">off</span>;
+  // Only its MCP App calls it: callable, but not in the model's list (nor the token totals).
+  if (t.appOnly) return <span className="chip chip-accent" title="Only its MCP App calls it: not in the model's list, not counted">app only</span>;
+  return <span className="chip">on</span>;
+}
+
+/** Pinned: listed for on-demand clients too. A tool a pattern pins cannot be unpinned alone. */
+function PinToggle({ server, tool: t, busy, save }: { server: string; tool: ProfileTool; busy: boolean; save(change: OnDemandChange): Promise<void> }) {
+  const [pinned, setPinned] = usePending(t.onDemandPinned === true);
+  return (
+    <input
+      type="checkbox"
+      className="checkbox"
+      checked={pinned}
+      disabled={busy || t.onDemandPinnedBy !== undefined}
+      title={t.onDemandPinnedBy ? `Pinned by the pattern "${t.onDemandPinnedBy}"` : undefined}
+      aria-label={`${pinned ? 'Unpin' : 'Pin'} ${t.exposedName}${t.onDemandPinnedBy ? ` (pinned by the pattern ${t.onDemandPinnedBy})` : ''}`}
+      onChange={(e) => setPinned(save(e.target.checked ? { pin: [t.exposedName] } : { unpin: [t.exposedName] }), e.target.checked)}
+      data-testid={`pin-${server}-${t.name}`}
+    />
   );
 }

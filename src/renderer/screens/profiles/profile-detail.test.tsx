@@ -1,5 +1,6 @@
-// Component test: a profile's detail shows its URL, totals, warnings, changed tools and tool
-// costs, and its toggles and Approve button call the API.
+// Component test: a profile's detail shows its URL, totals (both ways, with on-demand tools),
+// warnings, changed tools and tool costs, app-only tools, and its toggles, pins, on-demand switch
+// and Approve button call the API.
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,13 +48,13 @@ afterEach(() => {
   container = undefined;
 });
 
-function setup() {
+function setup(shown: ProfileView = view) {
   const calls: Array<{ name: string; input: unknown }> = [];
   const bridge = {
     kind: 'http',
     call: async (name: string, input: unknown) => {
       calls.push({ name, input });
-      return { ok: true, value: name === 'profiles.show' ? view : name === 'profiles.approve' ? { approved: [] } : {} };
+      return { ok: true, value: name === 'profiles.show' ? shown : name === 'profiles.approve' ? { approved: [] } : {} };
     },
     subscribe: () => () => {},
     onStatus: () => () => {},
@@ -75,6 +76,27 @@ describe('ProfileDetail', () => {
     expect(el.querySelector('[data-testid="tool-alpha-add"]')?.textContent).toContain('held: changed');
     await act(async () => (el.querySelector('[data-testid="toggle-alpha-echo"]') as HTMLInputElement).click());
     expect(calls).toContainEqual({ name: 'profiles.setItem', input: { name: 'work', server: 'alpha', kind: 'tools', item: 'echo', enabled: false } });
+    act(() => root.unmount());
+  });
+
+  it('shows the cost both ways, the on-demand switch, pins and app-only tools; changes go to profiles.update', async () => {
+    const { services, calls, el, root } = setup({
+      ...view,
+      members: [{ ...view.members[0]!, tools: [...view.members[0]!.tools, { name: 'refresh', exposedName: 'alpha__refresh', enabled: true, held: false, appOnly: true, tokens: 20 }] }],
+      onDemand: { enabled: false, pinned: ['alpha__e*'], clients: { cursor: true }, totals: { tools: 4, tokens: 400 }, warnings: [] },
+    });
+    await act(async () => root.render(<ServicesProvider services={services}><ProfileDetail name="work" /></ServicesProvider>));
+    expect(el.querySelector('[data-testid="cost-all"]')?.textContent).toContain('profile default');
+    expect(el.querySelector('[data-testid="on-demand-tokens"]')?.textContent).toBe('400');
+    expect(el.querySelector('[data-testid="on-demand-warnings-none"]')).not.toBeNull();
+    expect(el.querySelector('[data-testid="tool-alpha-refresh"]')?.textContent).toContain('app only');
+    expect(el.querySelector('[data-testid="tokens-alpha-refresh"]')?.textContent).toBe('(20)');
+    // Pins show (cursor uses on-demand tools); an app-only tool has none.
+    expect(el.querySelector('[data-testid="pin-alpha-refresh"]')).toBeNull();
+    await act(async () => (el.querySelector('[data-testid="pin-alpha-add"]') as HTMLInputElement).click());
+    expect(calls).toContainEqual({ name: 'profiles.update', input: { name: 'work', onDemand: { pin: ['alpha__add'] } } });
+    await act(async () => (el.querySelector('[data-testid="on-demand-switch"]') as HTMLInputElement).click());
+    expect(calls).toContainEqual({ name: 'profiles.update', input: { name: 'work', onDemand: { enabled: true } } });
     act(() => root.unmount());
   });
 
