@@ -47,6 +47,13 @@ export interface Attempt {
   interactive: boolean;
   state?: string;
   codeVerifier?: string;
+  /**
+   * The discovery the verifier was made with, kept with it: the callback leg needs it (the SDK:
+   * "persist discoveryState alongside codeVerifier"), and the provider's own copy is shared by
+   * every session of the server — another session's `auth()` (the SDK transport runs one on a 401,
+   * outside ServerAuth's lock) may invalidate it while this sign-in is being prepared.
+   */
+  discovery?: OAuthDiscoveryState;
   authorizationUrl?: URL;
 }
 
@@ -127,6 +134,7 @@ export class PatchbayOAuthProvider implements OAuthClientProvider {
 
   saveCodeVerifier(codeVerifier: string): void {
     this.attempt.codeVerifier = codeVerifier;
+    if (this.discovery) this.attempt.discovery = this.discovery;
   }
 
   codeVerifier(): string {

@@ -284,7 +284,7 @@ export class ServerAuth implements ProviderHost {
           codeVerifier: attempt.codeVerifier,
           authorizationUrl: attempt.authorizationUrl.href,
           scope: options.scope,
-          discovery: this.provider.discovery,
+          discovery: attempt.discovery ?? this.provider.discovery,
         },
         this.deps.flowTtlMs,
       );
