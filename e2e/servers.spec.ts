@@ -1,5 +1,6 @@
 // Servers: add a stdio server through the form and see its tools; break it and see the error
 // where it happened; import a pasted snippet. Screenshots and an axe check of each screen.
+import { readFile } from 'node:fs/promises';
 import { everythingEntry, EVERYTHING_SERVER, expect, expectAccessible, screenshot, test } from './fixtures.js';
 import { ServersPage } from './pages/servers-page.js';
 
@@ -95,5 +96,28 @@ test.describe('import', () => {
     await expect(result).toContainText('Added: pasted');
     await servers.open();
     await expect(servers.row('pasted')).toBeVisible();
+  });
+});
+
+test.describe('a sandboxed server', () => {
+  test.use({ engineConfig: { mcpServers: { fx: everythingEntry() } } });
+
+  test('is set from the form, marked in the list and on its page, and answers its test from inside bubblewrap', async ({ ui, engine }) => {
+    const servers = new ServersPage(ui);
+    await servers.open();
+    await expect(servers.row('fx').getByTestId('server-sandboxed')).toHaveCount(0);
+    await servers.row('fx').getByRole('link', { name: 'fx', exact: true }).click();
+    await ui.getByRole('link', { name: 'Edit', exact: true }).click();
+    await ui.getByTestId('sandbox-toggle').check();
+    await ui.getByLabel('Network').selectOption('none');
+    await expectAccessible(ui, 'server form (sandbox)', '[data-testid="sandbox-fields"]');
+    await ui.getByTestId('save-server').click();
+    // Saving tests it: the fixture starts in its sandbox and lists its tools.
+    await expect(ui.getByTestId('test-result')).toContainText('patchbay-everything-fixture');
+    await expect(ui.getByText('sandboxed', { exact: true })).toBeVisible();
+    const written = JSON.parse(await readFile(engine.configFile, 'utf8')) as { mcpServers: { fx: { sandbox?: unknown } } };
+    expect(written.mcpServers.fx.sandbox).toEqual({ network: 'none' });
+    await servers.open();
+    await expect(servers.row('fx').getByTestId('server-sandboxed')).toBeVisible();
   });
 });

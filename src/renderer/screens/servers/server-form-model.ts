@@ -13,6 +13,9 @@ export interface FormModel {
   args: string;
   env: KeyValueRow[];
   cwd: string;
+  /** Run in a sandbox (docs/sandbox.md), and its network: the policy's default, none or all. */
+  sandbox: boolean;
+  sandboxNetwork: 'default' | 'none' | 'all';
   url: string;
   transport: 'auto' | 'streamable-http' | 'sse';
   headers: KeyValueRow[];
@@ -25,7 +28,7 @@ export interface FormModel {
 export type FieldErrors = Partial<Record<keyof FormModel | 'form', string>>;
 
 export function emptyModel(): FormModel {
-  return { name: '', kind: 'stdio', command: '', args: '', env: [], cwd: '', url: '', transport: 'auto', headers: [], oauth: true, clientId: '', clientSecret: '', scope: '' };
+  return { name: '', kind: 'stdio', command: '', args: '', env: [], cwd: '', sandbox: false, sandboxNetwork: 'default', url: '', transport: 'auto', headers: [], oauth: true, clientId: '', clientSecret: '', scope: '' };
 }
 
 export function modelFrom(id: string, entry: ServerConfig): FormModel {
@@ -37,6 +40,9 @@ export function modelFrom(id: string, entry: ServerConfig): FormModel {
     m.args = (entry.args ?? []).join('\n');
     m.env = toRows(entry.env);
     m.cwd = entry.cwd ?? '';
+    m.sandbox = sandboxed(entry);
+    const network = typeof entry.sandbox === 'object' ? entry.sandbox.network : undefined;
+    m.sandboxNetwork = network === 'none' || network === 'all' ? network : 'default';
     return m;
   }
   const remote = entry as Record<string, unknown>;
@@ -54,6 +60,11 @@ export function modelFrom(id: string, entry: ServerConfig): FormModel {
     m.scope = typeof o.scope === 'string' ? o.scope : '';
   }
   return m;
+}
+
+/** Whether a server's entry runs it in a sandbox. */
+export function sandboxed(entry: ServerConfig): boolean {
+  return isStdioServer(entry) && entry.sandbox !== undefined && entry.sandbox !== false;
 }
 
 /** Client-side checks for what a person can fix at once; the engine validates everything again. */
@@ -80,7 +91,7 @@ export function validate(m: FormModel): FieldErrors {
 /** The entry to save; `base` is the entry being edited (its unknown keys are kept). */
 export function toEntry(m: FormModel, base?: ServerConfig): ServerConfig {
   const keep: Record<string, unknown> = { ...(base ?? {}) };
-  for (const k of ['command', 'args', 'env', 'cwd', 'url', 'type', 'transport', 'headers', 'oauth']) delete keep[k];
+  for (const k of ['command', 'args', 'env', 'cwd', 'sandbox', 'url', 'type', 'transport', 'headers', 'oauth']) delete keep[k];
   if (m.kind === 'stdio') {
     const entry: Record<string, unknown> = { ...keep, command: m.command.trim() };
     if (base && isStdioServer(base) && base.type === 'stdio') entry.type = 'stdio';
@@ -89,6 +100,13 @@ export function toEntry(m: FormModel, base?: ServerConfig): ServerConfig {
     const env = fromRows(m.env);
     if (env) entry.env = env;
     if (m.cwd.trim()) entry.cwd = m.cwd.trim();
+    if (m.sandbox) {
+      // An object written by hand keeps its paths; the form sets only the network.
+      const written = base && isStdioServer(base) && typeof base.sandbox === 'object' ? { ...base.sandbox } : {};
+      if (m.sandboxNetwork === 'default') delete written.network;
+      else written.network = m.sandboxNetwork;
+      entry.sandbox = Object.keys(written).length > 0 ? written : true;
+    }
     return entry as ServerConfig;
   }
   const entry: Record<string, unknown> = { ...keep, url: m.url.trim() };

@@ -101,6 +101,27 @@ export function ServerForm({ editId }: { editId?: string }) {
             <Field label="Working directory (optional)" field="cwd" error={errors.cwd}>
               {(p) => <input {...p} className="input mono" value={model.cwd} onChange={(e) => set('cwd', e.target.value)} autoComplete="off" spellCheck={false} />}
             </Field>
+            <fieldset className="fieldset" data-testid="sandbox-fields">
+              <legend>Sandbox</legend>
+              <label className="check check-row">
+                <input type="checkbox" checked={model.sandbox} onChange={(e) => set('sandbox', e.target.checked)} data-testid="sandbox-toggle" />
+                <span>Run it in a sandbox</span>
+              </label>
+              <p className="muted small">
+                It then sees only the system's runtime, its own code and a directory of its own — not your home folder, not other servers' keys. Linux, with bubblewrap; on other systems, or without bubblewrap, a sandboxed server does not start (<code>patchbay doctor</code> says why).
+              </p>
+              {model.sandbox && (
+                <Field label="Network" field="sandboxNetwork">
+                  {(p) => (
+                    <select {...p} className="input" value={model.sandboxNetwork} onChange={(e) => set('sandboxNetwork', e.target.value as FormModel['sandboxNetwork'])}>
+                      <option value="default">Default: none (package runners such as npx: all)</option>
+                      <option value="none">None</option>
+                      <option value="all">All</option>
+                    </select>
+                  )}
+                </Field>
+              )}
+            </fieldset>
           </>
         ) : (
           <>

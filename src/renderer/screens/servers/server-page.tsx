@@ -7,6 +7,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { CopyButton } from '../../components/copy-button.js';
 import { Icon } from '../../components/icons.js';
 import { StatusBadge } from '../../components/status-badge.js';
+import { sandboxed } from './server-form-model.js';
 import { testServer } from '../../app/commands.js';
 import { href } from '../../app/router.js';
 import { useServers, useServices } from '../../app/services.js';
@@ -39,6 +40,7 @@ export function ServerPage({ id, tab, item }: { id: string; tab: 'details' | 'pl
         <h1 id="server-title" ref={heading} tabIndex={-1}>{id}</h1>
         <StatusBadge state={server.status.state} />
         {server.config.demo === true && <span className="chip chip-accent">demo</span>}
+        {sandboxed(server.config) && <span className="chip" title="Runs in a sandbox (docs/sandbox.md)">sandboxed</span>}
         <div className="actions">
           <a className="button" href={href('servers', id, 'edit')}>Edit</a>
           <button type="button" className="button" disabled={disabled || test?.state === 'running'} onClick={() => { window.location.hash = href('servers', id); void testServer(services, id); }} data-testid="test-connection">

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../components/error-message.js';
 import { formatMs, relativeTime } from '../../components/format.js';
 import { Icon } from '../../components/icons.js';
 import { StatusBadge } from '../../components/status-badge.js';
+import { sandboxed } from './server-form-model.js';
 import { loadStats, removeServerWithUndo, setServerEnabled, testServer } from '../../app/commands.js';
 import { href, type Route } from '../../app/router.js';
 import { useServers, useServices } from '../../app/services.js';
@@ -109,6 +110,7 @@ function ServerRow({ id }: { id: string }) {
         <a href={href('servers', id)} className="row-title">{id}</a>
         {demo && <span className="chip chip-accent" title="Patchbay's demo server, added on the first run">demo</span>}
         {status.era && <ServerEraChip era={status.era} testId="server-era" />}
+        {sandboxed(server.config) && <span className="chip" title="Runs in a sandbox: only the system's runtime, its own code and a directory of its own (docs/sandbox.md)" data-testid="server-sandboxed">sandboxed</span>}
         <div className="muted small">{server.kind === 'stdio' ? 'stdio' : 'remote'}</div>
       </th>
       <td>
