@@ -138,15 +138,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * axe on the current screen, in the light and in the dark theme (the renderer follows
  * `prefers-color-scheme`): no serious or critical violations in either. Leaves the page light.
  * `include`: only this part (a dialog over a screen already checked; axe is slow on 2 shared cores).
+ * `exclude`: leave this part out (an MCP App's iframe: its content is the app's, not Patchbay's).
  */
-export async function expectAccessible(page: Page, screen: string, include?: string): Promise<void> {
+export async function expectAccessible(page: Page, screen: string, include?: string, exclude?: string): Promise<void> {
   try {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       // The theme switch is a media-query change; wait until the page's styles follow it.
       await expect.poll(() => page.evaluate((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark')).toBe(true);
       const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
-      const results = await (include ? builder.include(include) : builder).analyze();
+      if (include) builder.include(include);
+      if (exclude) builder.exclude(exclude);
+      const results = await builder.analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       const summary = serious
         .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('\n  ')}`)

@@ -25,6 +25,12 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
+/** The `_meta` key that marks a playground request an MCP App made (its `tools/call`); the inspector shows it. */
+export const APP_ORIGIN_META_KEY = 'patchbay/origin';
+
+/** The MCP Apps extension (SEP-1865) as a host that renders apps declares it (`capabilities.extensions`). */
+export const MCP_APPS_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } as const;
+
 /**
  * What a client that can answer every request a server may make declares. The playground is such
  * a client, and a profile's inventory asks its members as one: a server may offer some tools only

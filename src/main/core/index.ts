@@ -53,6 +53,7 @@ export { platformOpener, type OpenUrl } from './oauth/openers.js';
 
 // The desktop app serves the built UI itself (app://): the same file rules as /ui.
 export { contentTypeOf, resolveInside } from './ui/static-files.js';
+export { APP_SANDBOX_PAGE, appSandboxCspFromQuery } from './ui/app-sandbox.js';
 
 // Types of the heavy parts (erased at run time).
 export type { EngineOptions, RunningEngine } from './engine/engine.js';

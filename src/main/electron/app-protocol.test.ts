@@ -37,4 +37,15 @@ describe('app:// scheme', () => {
     }
     expect((await get('app://patchbay/index.html', 'POST')).status).toBe(405);
   });
+
+  it('serves the MCP Apps sandbox page under its own CSP, built from validated domains', async () => {
+    const csp = encodeURIComponent(JSON.stringify({ connectDomains: ['https://api.example.com', "https://x.com; script-src 'self'"] }));
+    const page = await get(`app://patchbay/app-sandbox?csp=${csp}`);
+    expect(page.status).toBe(200);
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain('connect-src https://api.example.com;');
+    expect(policy).not.toContain('x.com');
+    expect(policy).toContain("frame-ancestors 'self'");
+    expect(await page.text()).toContain('patchbay/app-html');
+  });
 });

@@ -13,7 +13,9 @@ export const DESKTOP_CSP = [
   "font-src 'self'",
   "connect-src 'none'",
   "object-src 'none'",
-  "frame-src 'none'",
+  // The MCP Apps sandbox page only (app://patchbay/app-sandbox, app-protocol.ts): every other
+  // response says frame-ancestors 'none'.
+  "frame-src 'self'",
   "worker-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

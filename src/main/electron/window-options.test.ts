@@ -47,7 +47,7 @@ describe('window options', () => {
       'font-src': "'self'",
       'connect-src': "'none'",
       'object-src': "'none'",
-      'frame-src': "'none'",
+      'frame-src': "'self'",
       'worker-src': "'none'",
       'base-uri': "'none'",
       'form-action': "'none'",

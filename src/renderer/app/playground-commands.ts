@@ -52,7 +52,7 @@ export async function refreshCatalog(services: Services, server: string, only?: 
  * show the call running (elapsed time, progress) before it is answered. `record`: keep it as a
  * call the UI shows; listings and completions are not recorded.
  */
-export function startRequest(services: Services, server: string, method: string, params: Record<string, unknown>, options: { record?: boolean; target?: string } = {}): { id: string; done: Promise<PlaygroundOutcome> } {
+export function startRequest(services: Services, server: string, method: string, params: Record<string, unknown>, options: { record?: boolean; target?: string; origin?: 'app' } = {}): { id: string; done: Promise<PlaygroundOutcome> } {
   const store = services.stores.playground;
   const session = store.getState().byServer[server]?.opened?.session;
   const id = `ui-${nextCall++}`;
@@ -61,7 +61,7 @@ export function startRequest(services: Services, server: string, method: string,
   const startedAt = Date.now();
   if (record) store.getState().callStarted(server, { id, method, target: options.target, startedAt, status: 'running' });
   const done = (async (): Promise<PlaygroundOutcome> => {
-    const r = await services.bridge.call('playground.request', { session, method, params, id });
+    const r = await services.bridge.call('playground.request', { session, method, params, id, ...(options.origin ? { origin: options.origin } : {}) });
     const outcome: PlaygroundOutcome = r.ok ? r.value : { id, status: 'error', latencyMs: 0, error: { code: -32000, message: r.message } };
     if (record) store.getState().callFinished(server, id, outcome);
     // Tool calls the person made go into the playground's history (re-run, edit, compare).
@@ -75,7 +75,7 @@ export function startRequest(services: Services, server: string, method: string,
   return { id, done };
 }
 
-export function request(services: Services, server: string, method: string, params: Record<string, unknown>, options: { record?: boolean; target?: string } = {}): Promise<PlaygroundOutcome> {
+export function request(services: Services, server: string, method: string, params: Record<string, unknown>, options: { record?: boolean; target?: string; origin?: 'app' } = {}): Promise<PlaygroundOutcome> {
   return startRequest(services, server, method, params, options).done;
 }
 

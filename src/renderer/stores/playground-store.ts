@@ -14,6 +14,8 @@ export interface ToolDef {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** Kept as listed: MCP Apps' `_meta.ui` (app-ui.ts) is read from it. */
+  _meta?: Record<string, unknown>;
 }
 export interface ResourceDef {
   uri: string;

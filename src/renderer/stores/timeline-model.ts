@@ -16,6 +16,7 @@
  * nested under it; the server's side of a call the hub bridged between eras (events with note
  * `bridged`) belongs to the call's row too, not rows of its own.
  */
+import { APP_ORIGIN_META_KEY } from '../../shared/protocol.js';
 import type { CaptureEvent, CaptureOrigin, ExchangeStatus, ExchangeSummary } from '../../shared/api/inspector-contract.js';
 
 export interface RowProgress {
@@ -55,6 +56,8 @@ export interface TimelineRow {
   asked?: string[] | undefined;
   /** Messages of the server's side of a call the hub bridged between eras. */
   bridged?: number | undefined;
+  /** A call an MCP App made from the playground (its `_meta["patchbay/origin"]`), not the person. */
+  byApp?: true | undefined;
 }
 
 const FAILED: ReadonlySet<ExchangeStatus> = new Set(['error', 'timeout', 'orphaned']);
@@ -208,7 +211,9 @@ export class TimelineModel {
     if (e.method) this.methodSet.add(e.method);
     if (e.origin === 'client') {
       this.running.add(index);
-      const token = (p?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+      const meta = p?._meta as { progressToken?: unknown; [APP_ORIGIN_META_KEY]?: unknown } | undefined;
+      if (meta?.[APP_ORIGIN_META_KEY] === 'app') row.byApp = true;
+      const token = meta?.progressToken;
       if (typeof token === 'string' || typeof token === 'number') this.byProgressToken.set(String(token), index);
     }
   }

@@ -129,6 +129,8 @@ export const exchangeSummarySchema = z.object({
   bridge: exchangeBridgeSchema.optional(),
   /** A server request that asks for one of an input round's answers: the exchange id of that call. */
   parent: z.string().optional(),
+  /** A call an MCP App made from the playground (its request's `_meta["patchbay/origin"]`), not the person. */
+  madeBy: z.literal('app').optional(),
   /**
    * The exchange's trace when telemetry traced it (W3C ids, lower-case hex): the trace, and the
    * hub's span for the request (docs/observability.md).

@@ -60,6 +60,11 @@ export const playgroundContract = {
       /** The JSON-RPC id to send it with (unique in the session), so the caller can tell its progress and server requests apart while it runs. */
       id: z.string().min(1).max(100).optional(),
       timeoutMs: z.number().int().min(100).max(3_600_000).default(300_000),
+      /**
+       * `app`: an MCP App the playground renders made this request (its `tools/call`), not the
+       * person. Sent with `_meta["patchbay/origin"]: "app"`, so the inspector marks it.
+       */
+      origin: z.literal('app').optional(),
     }),
     playgroundOutcomeSchema,
     'Send one request (tools/call, resources/read, prompts/get, completion/complete, …) and wait for its answer',

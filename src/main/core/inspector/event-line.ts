@@ -97,7 +97,7 @@ const X_ERAS = B(',"nx":');
 /** The era fields of an exchange (rare: modern clients and bridged exchanges), compact, or undefined. */
 function eraFields(x: ExchangeSummary): CompactExchange['nx'] {
   const trace = x.trace;
-  if (x.era !== 'modern' && x.rounds === undefined && x.bridge === undefined && x.parent === undefined && trace === undefined) return undefined;
+  if (x.era !== 'modern' && x.rounds === undefined && x.bridge === undefined && x.parent === undefined && trace === undefined && x.madeBy === undefined) return undefined;
   const nx: NonNullable<CompactExchange['nx']> = {};
   if (x.era === 'modern') nx.e = 'modern';
   if (x.headers !== undefined) nx.h = x.headers;
@@ -105,6 +105,7 @@ function eraFields(x: ExchangeSummary): CompactExchange['nx'] {
   if (x.bridge !== undefined) nx.b = x.bridge;
   if (x.parent !== undefined) nx.p = x.parent;
   if (trace !== undefined) nx.t = trace;
+  if (x.madeBy !== undefined) nx.a = x.madeBy;
   return nx;
 }
 
@@ -194,7 +195,7 @@ export interface CompactExchange {
   why?: string;
   tm?: Array<number | null>;
   /** Eras: e the client's era when modern, h its Mcp-* headers, rd input rounds, b the bridged server side, p parent exchange. */
-  nx?: { e?: 'modern'; h?: Record<string, string>; rd?: ExchangeSummary['rounds']; b?: ExchangeSummary['bridge']; p?: string; t?: ExchangeSummary['trace'] };
+  nx?: { e?: 'modern'; h?: Record<string, string>; rd?: ExchangeSummary['rounds']; b?: ExchangeSummary['bridge']; p?: string; t?: ExchangeSummary['trace']; a?: 'app' };
 }
 
 /** An exchange read back from a line, completed by `leg` (the event it completed on). */
@@ -225,6 +226,7 @@ export function expandExchange(c: CompactExchange, leg: { seq: number; session: 
   if (nx?.b !== undefined) x.bridge = nx.b;
   if (nx?.p !== undefined) x.parent = nx.p;
   if (nx?.t !== undefined) x.trace = nx.t;
+  if (nx?.a !== undefined) x.madeBy = nx.a;
   if (c.tm !== undefined) x.timing = timingOf(c.tm);
   return x;
 }
@@ -325,6 +327,7 @@ export function exchangeJson(x: ExchangeSummary): string {
   if (x.rounds !== undefined) s += `,"rounds":${str(x.rounds)}`;
   if (x.bridge !== undefined) s += `,"bridge":${str(x.bridge)}`;
   if (x.parent !== undefined) s += `,"parent":${str(x.parent)}`;
+  if (x.madeBy !== undefined) s += `,"madeBy":"${x.madeBy}"`;
   const trace = x.trace;
   if (trace !== undefined) s += `,"trace":${str(trace)}`;
   const timing = x.timing;

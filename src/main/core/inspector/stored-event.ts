@@ -348,6 +348,7 @@ export function exchangeSummary(x: ExchangeSummary): ExchangeSummary {
   if (x.rounds !== undefined) out.rounds = x.rounds.map((r) => ({ ...r }));
   if (x.bridge !== undefined) out.bridge = { era: x.bridge.era, seqs: [...x.bridge.seqs] };
   if (x.parent !== undefined) out.parent = x.parent;
+  if (x.madeBy !== undefined) out.madeBy = x.madeBy;
   const trace = x.trace;
   if (trace !== undefined) out.trace = trace;
   const timing = x.timing;

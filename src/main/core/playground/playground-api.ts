@@ -6,7 +6,7 @@ import { PlaygroundService, type PlaygroundDeps } from './playground-service.js'
 export function playgroundHandlers(service: PlaygroundService): Handlers<typeof playgroundContract> {
   return {
     'playground.open': ({ server }) => service.open(server),
-    'playground.request': ({ session, method, params, id, timeoutMs }) => service.get(session).request(method, params, timeoutMs, id),
+    'playground.request': ({ session, method, params, id, timeoutMs, origin }) => service.get(session).request(method, params, timeoutMs, id, origin),
     'playground.notify': async ({ session, method, params }) => {
       await service.get(session).notify(method, params);
       return {};

@@ -7,14 +7,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { PlaygroundOpened, PlaygroundOutcome, PlaygroundServerMessage } from '../../../shared/api/playground-contract.js';
-import { FULL_CLIENT_CAPABILITIES, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { APP_ORIGIN_META_KEY, FULL_CLIENT_CAPABILITIES, MCP_APPS_EXTENSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { ApiError } from '../api/api-registry.js';
 import type { Session } from '../hub/session.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import { LocalSink } from './local-sink.js';
 
-/** What the playground client supports: it shows the person every request a server may make. */
-const CLIENT_CAPABILITIES = FULL_CLIENT_CAPABILITIES;
+/**
+ * What the playground client supports: it shows the person every request a server may make, and
+ * renders MCP Apps (so a server that offers its UI only to hosts that can show it does).
+ */
+const CLIENT_CAPABILITIES = { ...FULL_CLIENT_CAPABILITIES, extensions: MCP_APPS_EXTENSION };
 
 export interface PlaygroundSessionEvents {
   serverMessage(payload: PlaygroundServerMessage): void;
@@ -86,14 +89,16 @@ export class PlaygroundSession {
    * Sends one request on a stream of its own and resolves with its answer. A progress token is
    * added (unless the caller set one), so the server can report progress on this call.
    */
-  request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number, chosenId?: string): Promise<PlaygroundOutcome> {
+  request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number, chosenId?: string, origin?: 'app'): Promise<PlaygroundOutcome> {
     this.lastUsed = Date.now();
     if (chosenId !== undefined && this.waiting.has(chosenId)) throw new ApiError('duplicate_id', `A request with id '${chosenId}' is still running in this playground session`);
     const id: JsonRpcId = chosenId ?? this.nextId++;
     const started = performance.now();
     if (!this.live) return Promise.resolve({ id, status: 'closed', latencyMs: 0, error: { code: -32000, message: 'The playground session has ended; open a new one' } });
     const meta = isObject(params?._meta) ? params._meta : {};
-    const request: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { progressToken: `${this.id}-${id}`, ...meta } } };
+    // A call an MCP App made says so where the inspector reads it (the request as sent); servers ignore unknown `_meta` keys.
+    const marked = origin === 'app' ? { ...meta, [APP_ORIGIN_META_KEY]: 'app' } : meta;
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { progressToken: `${this.id}-${id}`, ...marked } } };
     return new Promise<PlaygroundOutcome>((resolve) => {
       const finish: Finish = (outcome) => {
         if (!this.waiting.delete(id)) return;

@@ -11,6 +11,7 @@
  * files is paired by the same code as a live one.
  */
 import type { CaptureDirection, CaptureEra, CaptureHttp, CaptureLeg, CaptureOrigin, ExchangeStatus, ExchangeSummary, ProgressEntry } from '../../../shared/api/inspector-contract.js';
+import { APP_ORIGIN_META_KEY } from '../../../shared/protocol.js';
 import { Exchange, NO_PROGRESS, paramsOf, requestTarget, toolFailure, type TrackedExchange } from './exchange.js';
 import { ByRequester, OpenList, RecentRing, type Id } from './exchange-lists.js';
 import { inputRequired, mcpHeaders, RoundBook } from './input-rounds.js';
@@ -206,7 +207,9 @@ export class ExchangeTracker {
     const params = paramsOf(message);
     x.target = requestTarget(method, params);
     x.requestBytes = e.size;
-    const meta = params?._meta as { progressToken?: unknown } | undefined;
+    const meta = params?._meta as { progressToken?: unknown; [APP_ORIGIN_META_KEY]?: unknown } | undefined;
+    // The playground marks the calls an MCP App it renders made (playground-session.ts).
+    if (meta?.[APP_ORIGIN_META_KEY] === 'app' && requester === 'client') x.madeBy = 'app';
     if (meta && isId(meta.progressToken)) {
       x.progressToken = meta.progressToken;
       this.byProgress.of(requester).set(meta.progressToken, x);

@@ -90,6 +90,7 @@ export class Exchange implements TrackedExchange {
   rounds: InputRound[] | undefined = undefined;
   bridge: ExchangeBridge | undefined = undefined;
   parent: string | undefined = undefined;
+  madeBy: 'app' | undefined = undefined;
   readonly #firstLeg: CaptureLeg | undefined;
   #progressToken: Id | undefined = undefined;
   /** µs from the start to the end, and to the request and the answer on the other leg. */

@@ -5,12 +5,14 @@
  *   GET  /ui/login          the login page;  POST /ui/login  (form: the hub token) → cookie
  *   POST /ui/logout         ends the session
  *   GET  /ui/ , /ui/index.html  the app (after login);  GET /ui/<file>  built assets
+ *   GET  /ui/app-sandbox?csp=…  the MCP Apps sandbox page (public: it holds no data; app-sandbox.ts)
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { readBody } from '../protocol/body.js';
 import type { HttpRoute } from '../protocol/http-route.js';
+import { APP_SANDBOX_PAGE, appSandboxCspFromQuery } from './app-sandbox.js';
 import { loginPage } from './login-page.js';
 import { resolveInside, sendStatic, uiBuilt } from './static-files.js';
 import type { UiAuth } from './ui-auth.js';
@@ -23,9 +25,17 @@ export interface UiRouteOptions {
   tokenFile?: string;
 }
 
-const APP_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+// frame-src: the playground's MCP Apps sandbox page (/ui/app-sandbox) on the hub's own origins, the
+// only page of ours that lets itself be framed (every other one says frame-ancestors 'none' and
+// X-Frame-Options DENY). The UI frames it from the other loopback name (127.0.0.1 ⇄ localhost):
+// another site, so the browser runs the app in a process of its own and a looping app cannot
+// freeze the page (src/renderer/screens/playground/app-sandbox-url.ts).
+const appCsp = (ownOrigins: string[]): string =>
+  `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; font-src 'self'; connect-src 'self'; frame-src 'self' ${ownOrigins.join(' ')}; ` +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The hub's origins a CSP can name: a bracketed IPv6 host is not a valid CSP host source. */
+const framable = (origins: string[]): string[] => origins.filter((o) => !o.includes('['));
 
 const COMMON_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -110,15 +120,25 @@ export function uiRoute(options: UiRouteOptions): HttpRoute {
         res.end();
         return;
       }
+      if (urlPath === '/ui/app-sandbox') {
+        const query = new URL(req.url ?? '/', 'http://localhost').searchParams.get('csp');
+        // Framed by the UI, so no X-Frame-Options; the CSP's frame-ancestors 'self' says who may.
+        const { 'X-Frame-Options': _framing, ...headers } = COMMON_HEADERS;
+        // Framed from the other loopback name: the hub's own origins may embed it, nobody else.
+        const csp = appSandboxCspFromQuery(query, framable(auth.ownOrigins));
+        res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': csp, 'Cross-Origin-Resource-Policy': 'cross-origin' });
+        res.end(req.method === 'HEAD' ? undefined : APP_SANDBOX_PAGE);
+        return;
+      }
       if (urlPath === '/ui/' || urlPath === '/ui/index.html') {
         if (!loggedIn(req)) return redirect(res, '/ui/login');
         if (!(await uiBuilt(options.root))) return showLogin(res, 503);
-        const sent = await sendStatic(res, path.join(options.root, 'index.html'), { ...COMMON_HEADERS, 'Content-Security-Policy': APP_CSP, 'Cache-Control': 'no-store' });
+        const sent = await sendStatic(res, path.join(options.root, 'index.html'), { ...COMMON_HEADERS, 'Content-Security-Policy': appCsp(framable(auth.ownOrigins)), 'Cache-Control': 'no-store' });
         if (!sent) return showLogin(res, 503);
         return;
       }
       const file = resolveInside(options.root, urlPath.slice('/ui/'.length));
-      if (file && (await sendStatic(res, file, { ...COMMON_HEADERS, 'Content-Security-Policy': APP_CSP }))) return;
+      if (file && (await sendStatic(res, file, { ...COMMON_HEADERS, 'Content-Security-Policy': appCsp(framable(auth.ownOrigins)) }))) return;
       res.writeHead(404, { ...COMMON_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(`Not found: ${urlPath}`);
     },

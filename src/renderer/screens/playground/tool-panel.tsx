@@ -2,7 +2,7 @@
  * One tool: its description and hints, a form generated from its input schema (or the raw JSON
  * of its arguments, side by side with the same data), Run, and the result.
  */
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type KeyboardEvent } from 'react';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Icon } from '../../components/icons.js';
 import { MarkdownText } from '../../components/markdown.js';
@@ -11,7 +11,11 @@ import { schemaErrors } from '../../components/schema-validator.js';
 import { startRequest } from '../../app/playground-commands.js';
 import { usePlayground, useServices } from '../../app/services.js';
 import type { ToolDef } from '../../stores/playground-store.js';
+import { appResourceUri } from './app-ui.js';
 import { CallResult } from './call-result.js';
+
+// The MCP Apps host (ext-apps' AppBridge and the MCP client it is built on) loads only when a tool has an app.
+const AppView = lazy(() => import('./app-view.js').then((m) => ({ default: m.AppView })));
 
 /** Arguments typed so far, per server and tool (kept while the page lives). */
 const drafts = new Map<string, Record<string, unknown>>();
@@ -31,6 +35,9 @@ export function ToolPanel({ server, tool, onOpenResource }: { server: string; to
   const [text, setText] = useState(() => JSON.stringify(drafts.get(key) ?? {}, null, 2));
   const [jsonError, setJsonError] = useState<string>();
   const [callId, setCallId] = useState<string>();
+  // The arguments of the call shown: an MCP App gets them as its tool input.
+  const [ranArgs, setRanArgs] = useState<Record<string, unknown>>({});
+  const appUri = appResourceUri(tool);
   const running = usePlayground((s) => (callId ? s.byServer[server]?.calls[callId]?.status === 'running' : false));
   // A call picked in the history: its arguments replace the form's (a new key remounts it), and a re-run runs them.
   const loaded = usePlayground((s) => s.byServer[server]?.loaded);
@@ -61,6 +68,7 @@ export function ToolPanel({ server, tool, onOpenResource }: { server: string; to
   const run = (values: Record<string, unknown>): void => {
     const call = startRequest(services, server, 'tools/call', { name: tool.name, arguments: values }, { target: tool.name });
     setCallId(call.id);
+    setRanArgs(values);
   };
   useEffect(() => {
     if (!loaded || loaded.tool !== tool.name) return;
@@ -128,7 +136,13 @@ export function ToolPanel({ server, tool, onOpenResource }: { server: string; to
         </form>
       )}
       {!callId && <p className="muted small">The call goes through the hub like any client's: it shows up in Sessions, marked as a playground session.</p>}
-      <CallResult server={server} callId={callId} outputSchema={tool.outputSchema} onOpenResource={onOpenResource} />
+      <CallResult server={server} callId={callId} outputSchema={tool.outputSchema} onOpenResource={onOpenResource}>
+        {appUri && callId ? (result) => (
+              <Suspense fallback={<p className="muted small">Loading the app…</p>}>
+                <AppView key={callId} server={server} tool={tool.name} uri={appUri} args={ranArgs} result={result} />
+              </Suspense>
+            ) : undefined}
+      </CallResult>
       {jsonError && mode === 'form' && <ErrorMessage>{jsonError}</ErrorMessage>}
     </section>
   );

@@ -4,6 +4,7 @@
  * and what to do with it: copy the JSON, copy it as a curl command, replay it (edited), compare it
  * with another exchange.
  */
+import { AppRender } from './app-render.js';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Exchange, InspectorSession } from '../../../shared/api/inspector-contract.js';
 import { ContentList, type ContentBlock } from '../../components/content-view.js';
@@ -151,6 +152,7 @@ export function ExchangeDetail(props: {
             </Suspense>
           )}
           <ResultPreview exchange={exchange} />
+          <AppRender exchange={exchange} />
           <h3>Request{exchange.bridge ? ' (as the client sent it)' : ''}</h3>
           <JsonBlock value={exchange.request} testId="json-request" mode={mode} expand={expand} />
           <ModernHeaders headers={exchange.headers} />

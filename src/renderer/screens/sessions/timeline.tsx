@@ -291,6 +291,11 @@ function RowCells({ row, collapsed, onToggle, highlight, maxLatency }: { row: Ti
             {row.rounds} input round{row.rounds === 1 ? '' : 's'}
           </span>
         ) : null}
+        {row.byApp ? (
+          <span className="chip chip-app" title="An MCP App the playground rendered made this call, not the person" data-testid="row-app">
+            app
+          </span>
+        ) : null}
         {row.bridged ? (
           <span className="chip" title="The hub translated this call for a server of the other protocol era" data-testid="row-bridged">
             bridged
