@@ -4,8 +4,8 @@
  * client finds a tool by words, describes it, calls it and gets what a direct call gets; the
  * call reaches the member as that tool's own call (the inspector's member session names it); in
  * a 2025 session the found tool then joins the list (`list_changed`); a client token's entry in
- * `clients` turns it on for that client only; a 2026-07-28 client gets the same; the token meter
- * counts both ways.
+ * `clients` turns it on for that client only, in both eras; a 2026-07-28 client gets the same;
+ * the token meter counts both ways.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import path from 'node:path';
@@ -100,6 +100,18 @@ describe('on-demand tools', () => {
     expect(await listed(asCursor)).toEqual(META);
     const everyone = await connect(hub, '@big');
     expect((await listed(everyone)).length).toBeGreaterThanOrEqual(60);
+    // 2026-07-28 requests carry the token too: Cursor's get the meta-tools, the hub token's all.
+    const modernTools = async (authorization: Record<string, string>): Promise<string[]> => {
+      const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new ModernHttpTransport(new URL(hub.mcpUrl('@big')), { requestInit: { headers: authorization } }));
+      try {
+        return (await client.listTools()).tools.map((t) => t.name).sort();
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await modernTools({ Authorization: `Bearer ${token}` })).toEqual(META);
+    expect((await modernTools(hub.authHeader())).length).toBeGreaterThanOrEqual(60);
 
     const view = await value<ProfileView>(hub, 'profiles.show', { name: 'big' });
     expect(view.onDemand).toMatchObject({ enabled: false, clients: { cursor: true }, totals: { tools: 3 } });

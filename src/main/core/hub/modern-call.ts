@@ -53,6 +53,8 @@ export class ModernCallRun {
     private readonly headers: Readonly<Record<string, string>>,
     private readonly reply: ModernReply,
     private readonly client: ModernWatch,
+    /** The client id of the request's client token, if it came with one (hub/principal.ts). */
+    private readonly tokenClient?: string,
   ) {
     this.listen = request.method === 'subscriptions/listen';
     this.deadline = this.listen ? undefined : new CallDeadline(server.requestTimeoutMs ?? ctx.requestTimeoutMs);
@@ -150,7 +152,7 @@ export class ModernCallRun {
    */
   private traced(request: JsonRpcRequest, http: IncomingMessage, bridged: boolean): ModernCallRequest {
     const tracer = this.ctx.tracer;
-    const plain: ModernCallRequest = { message: request, raw: this.raw, headers: this.headers };
+    const plain: ModernCallRequest = { message: request, raw: this.raw, headers: this.headers, ...(this.tokenClient !== undefined ? { client: this.tokenClient } : {}) };
     if (tracer === undefined) return plain;
     const trace = tracer.begin(incomingTrace(request, http.headers), { clientSpan: !bridged && this.server.transportLabel !== 'profile' });
     if (trace === undefined) return plain;

@@ -15,7 +15,7 @@ import { header } from './intake.js';
 import { ModernCallRun, type ModernCallContext } from './modern-call.js';
 import type { ModernClients } from './modern-clients.js';
 import { ModernReply, statusForError } from './modern-reply.js';
-import { principalOf } from './principal.js';
+import { principalClientOf, principalOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 
 export interface ModernContext extends ModernCallContext {
@@ -61,5 +61,5 @@ export async function handleModernPost(
     }
   }
   const client = ctx.clients.watchFor(server, request.params, principalOf(req));
-  await new ModernCallRun(ctx, server, request, raw, modernHeaders(req), reply, client).start(req);
+  await new ModernCallRun(ctx, server, request, raw, modernHeaders(req), reply, client, principalClientOf(req)).start(req);
 }

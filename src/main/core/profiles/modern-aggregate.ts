@@ -36,7 +36,7 @@ import { routeRequest, uriOwner, type RoutingContext } from './aggregate-routing
 import { notConnected, notInProfile } from './member-errors.js';
 import { MemberSet } from './member-set.js';
 import { forwardedHeaders, ModernMember, type ModernMemberHost } from './modern-member.js';
-import { OnDemandView } from './on-demand.js';
+import { onDemandFor, OnDemandView } from './on-demand.js';
 import type { ToolEntry } from './profile-merge.js';
 import { listenTerms, ProfileListen, type ListenFilter } from './modern-listen.js';
 import type { ResolvedProfile } from './profile-config.js';
@@ -141,7 +141,6 @@ export class ModernAggregate implements ModernUpstream {
         return member.request(method, params, member.requestTimeoutMs ?? host.requestTimeoutMs);
       },
       setLogLevel: () => undefined,
-      onDemand: () => this.onDemand(),
     };
     this.members.sync(this.profile.members);
   }
@@ -225,13 +224,16 @@ export class ModernAggregate implements ModernUpstream {
     if (message.method === 'server/discover') return this.discover(message, handlers);
     if (message.method === 'subscriptions/listen') return this.listen(message, handlers, entry);
     const list = LISTS[message.method];
-    if (list) return this.list(message, list[0], list[1], handlers);
+    // On-demand tools as this request's client gets them (its client token's entry, else the profile's).
+    const view = this.onDemand(request.client);
+    if (list) return this.list(message, list[0], list[1], handlers, view);
+    const routing = view === undefined ? this.routing : { ...this.routing, onDemand: () => view };
 
-    let route = await routeRequest(message, request.raw, this.routing);
+    let route = await routeRequest(message, request.raw, routing);
     if (route.kind === 'error' && route.unknown && this.lists.cached(route.unknown)) {
       // A name the merged list does not have: a member may have added it since (caching "MAY re-fetch").
       await this.lists.refresh([route.unknown], this.members.enabled().map((m) => m.server));
-      route = await routeRequest(message, request.raw, this.routing);
+      route = await routeRequest(message, request.raw, routing);
     }
     if (entry.over) return;
     switch (route.kind) {
@@ -255,18 +257,18 @@ export class ModernAggregate implements ModernUpstream {
   }
 
   /**
-   * On-demand tools, when the profile turns them on for everyone: this era has no session, so
-   * neither a per-client choice (a client token's entry in `clients`) nor a found tool joining the list.
+   * On-demand tools for a request's client (`client`: its client token's client id): this era has
+   * no session, so a found tool does not join a list; one view serves every request.
    */
-  private onDemand(): OnDemandView | undefined {
-    if (!this.profile.onDemand.enabled) return undefined;
+  private onDemand(client?: string): OnDemandView | undefined {
+    if (!onDemandFor(this.profile.onDemand, client)) return undefined;
     return (this.onDemandView ??= new OnDemandView(() => this.profile));
   }
 
-  private async list(message: JsonRpcRequest, kind: ListKind, field: string, handlers: ModernCallHandlers): Promise<void> {
+  private async list(message: JsonRpcRequest, kind: ListKind, field: string, handlers: ModernCallHandlers, onDemand: OnDemandView | undefined): Promise<void> {
     const merged = await this.lists.current(kind);
     const hints = this.lists.hints(kind);
-    const view = kind === 'tools' ? this.onDemand() : undefined;
+    const view = kind === 'tools' ? onDemand : undefined;
     if (view) {
       const result = { tools: view.list((merged as MergedList<ToolEntry>).data), resultType: 'complete', ttlMs: hints.ttlMs, cacheScope: hints.cacheScope };
       handlers.response({ jsonrpc: '2.0', id: message.id, result }, JSON.stringify({ jsonrpc: '2.0', id: message.id, result }), { local: false });

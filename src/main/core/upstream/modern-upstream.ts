@@ -18,6 +18,8 @@ export interface ModernCallRequest {
    * `Mcp-Param-*`), already checked against the body: an HTTP upstream forwards them.
    */
   headers: Readonly<Record<string, string>>;
+  /** The client id of the client token the request came with (`cursor`), if any: a profile's on-demand tools may differ per client. */
+  client?: string;
 }
 
 export interface ModernCallHandlers {
