@@ -1,48 +1,37 @@
-// A server's state against a real engine (issue 28, item 14): a failure is kept by every save or
-// reload that leaves its entry as it was, dropped when the entry changes (through the API or by
-// hand), and every status handed out is numbered so a snapshot taken before the failure is older
-// than the failure's event.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerStatus } from '../../../shared/api/servers-contract.js';
-import { startEngine, type RunningEngine } from '../engine/engine.js';
+/**
+ * A server's state against a real engine (issue 28, item 14): a failure is kept by every save or
+ * reload that leaves its entry as it was, dropped when the entry changes (through the API or by
+ * hand), and every status handed out is numbered so a snapshot taken before the failure is older
+ * than the failure's event.
+ */
+import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { ServerStatus } from '../../src/shared/api/servers-contract.js';
+import '../helpers/cleanup.js';
+import { apiCall } from '../helpers/hub-api.js';
+import { EVERYTHING_SERVER as FIXTURE } from '../helpers/server-entries.js';
+import { startHub } from '../helpers/test-hub.js';
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/everything-server.mjs');
 const BROKEN = '/nonexistent/pb-broken-command';
-let engine: RunningEngine | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  await engine?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  engine = undefined;
-  dir = undefined;
-});
 
 async function start() {
-  process.env.PATCHBAY_NO_LOGIN_SHELL = '1';
-  dir = await mkdtemp(path.join(tmpdir(), 'pb-state-'));
-  await writeFile(path.join(dir, 'config.json'), JSON.stringify({ mcpServers: {} }));
-  engine = await startEngine({ dataDir: dir, port: 0, demoServer: false });
-  const token = (await readFile(engine.tokenFile, 'utf8')).trim();
+  const hub = await startHub({ servers: {} });
   const events: ServerStatus[] = [];
-  engine.api.subscribe((e) => {
+  hub.engine.api.subscribe((e) => {
     if (e.channel === 'servers.status') events.push(e.payload as ServerStatus);
   });
-  const call = async <T = any>(name: string, input: unknown): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const res = await fetch(`${engine!.url}/api/call/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(input) });
-    const body = (await res.json()) as { ok: boolean; value: T; message?: string };
-    if (!body.ok) throw new Error(`${name}: ${body.message}`);
-    return body.value;
+  // Loosely typed on purpose: each test reads the fields it checks.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const call = async <T = any>(name: string, input: unknown): Promise<T> => {
+    const answer = await apiCall<T>(hub, name, input);
+    if (!answer.ok) throw new Error(`${name}: ${answer.message}`);
+    return answer.value as T;
   };
   const overview = async (): Promise<ServerStatus> => (await call<Array<{ status: ServerStatus }>>('servers.overview', {}))[0]!.status;
   /** A hand edit of config.json, read at once (as the watcher would, without waiting for it). */
   const editByHand = async (servers: Record<string, unknown>): Promise<void> => {
-    await writeFile(engine!.configFile, JSON.stringify({ mcpServers: servers }, null, 2));
-    await engine!.config.reload();
+    await writeFile(hub.engine.configFile, JSON.stringify({ mcpServers: servers }, null, 2));
+    await hub.engine.config.reload();
   };
   return { call, overview, events, editByHand };
 }
