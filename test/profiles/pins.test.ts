@@ -12,6 +12,7 @@ import { SseReader } from '../helpers/sse.js';
 import { connect, type TestClient } from '../helpers/test-client.js';
 import { startHub } from '../helpers/test-hub.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { waitFor } from '../helpers/waits.js';
 import { alphaServer, betaServer, listTools, profileHub } from './profile-harness.js';
 
 interface ShownTool {
@@ -77,6 +78,12 @@ describe('tool pinning', () => {
     expect(back?.description).toContain(CHANGED);
     expect(toolText((await client.callTool('alpha__add', { a: 1, b: 2 })).response)).toBe('3');
     expect((await apiCall(hub, 'profiles.approve', { name: 'work' })).code).toBe('nothing_to_approve');
+    // The approval is in the audit trail (docs/audit.md), as made through the API.
+    const auditLine = await waitFor(async () => {
+      const text = await readFile(path.join(dataDir, 'audit', 'audit.jsonl'), 'utf8').catch(() => '');
+      return text.split('\n').find((l) => l.includes('"kind":"approve"'));
+    }, 'the approval in the audit trail');
+    expect(JSON.parse(auditLine)).toMatchObject({ kind: 'approve', client: 'api', server: '@work', target: 'alpha/add', outcome: 'approved' });
 
     // The record is on disk, without the secret.
     await hub.close();

@@ -191,6 +191,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
 
   // Profiles: aggregated endpoints (/mcp, /mcp/@name) over the servers above (docs/profiles.md).
   const pins = await ToolPins.open(paths.toolPinsFile, log.child('pins'));
+  // Approvals of changed tools go into the audit trail (made through the API: the UI or the CLI).
+  pins.onApproved((profile, approved) => {
+    for (const a of approved) audit.record({ t: new Date().toISOString(), kind: 'approve', client: 'api', server: `@${profile}`, target: `${a.server}/${a.tool}`, outcome: 'approved' });
+  });
   const profiles = new ProfileRegistry(config.get(), { server: (id) => registry.get(id), pins, version: PATCHBAY_VERSION, logger: log });
 
   // The tracker observes the hub's sessions and counts them: it is only asked once the hub runs.

@@ -47,6 +47,7 @@ export class ToolPins {
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<(profile: string) => void>();
+  private readonly approvals = new Set<(profile: string, approved: ReadonlyArray<{ server: string; tool: string }>) => void>();
 
   private constructor(
     readonly file: string,
@@ -64,6 +65,12 @@ export class ToolPins {
   onChange(listener: (profile: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Told each approval, with what it approved (the audit trail keeps them). */
+  onApproved(listener: (profile: string, approved: ReadonlyArray<{ server: string; tool: string }>) => void): () => void {
+    this.approvals.add(listener);
+    return () => this.approvals.delete(listener);
   }
 
   /** Whether a profile's tool has a record (seen before). */
@@ -117,6 +124,7 @@ export class ToolPins {
     if (approved.length > 0) {
       this.scheduleSave();
       this.emit(profile);
+      for (const listener of this.approvals) listener(profile, approved);
     }
     return approved;
   }
