@@ -56,7 +56,7 @@ function startOnce(command, args) {
 }
 
 const plain = { command: process.execPath, args: [server, 'stdio'] };
-const policy = resolvePolicy(true, { command: process.execPath, args: plain.args, cwd: undefined, ownDir: home, pathEnv: process.env.PATH, home: os.homedir() });
+const policy = resolvePolicy(true, { command: process.execPath, commandPath: process.execPath, args: plain.args, cwd: undefined, ownDir: home, home: os.homedir() });
 const jailed = bwrapCommand(policy, process.execPath, plain.args);
 /** @type {{ plain: number[], sandboxed: number[] }} */
 const times = { plain: [], sandboxed: [] };

@@ -15,7 +15,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { mergePathLists, readLoginShellPath } from '../upstream/child-env.js';
 import { currentHost, type ClientHost } from './client-host.js';
 import { ClientsService } from './clients-service.js';
-import { desktopPath } from './command-resolve.js';
+import { desktopPath } from '../upstream/command-resolve.js';
 import { portIsFree, type DoctorDeps, type HubProbe } from './doctor.js';
 import { plainInstallLauncher, type HubTarget, type RelayLauncher } from './patchbay-entry.js';
 

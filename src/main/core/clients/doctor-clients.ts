@@ -8,7 +8,7 @@ import { CLIENTS, claudeDesktopPaths, type ClientDef } from './client-defs.js';
 import { onDisk } from './client-host.js';
 import { clientEntries, exists, invalidReason, isInstalled, readClientFile, type ClientEntry } from './client-file.js';
 import { ClientsError } from './clients-error.js';
-import { installHint, isBareCommand, resolveCommand } from './command-resolve.js';
+import { installHint, isBareCommand, resolveCommand } from '../upstream/command-resolve.js';
 import type { DoctorCheck, DoctorDeps } from './doctor.js';
 import { relayEnv } from './export-plan.js';
 import { sameData } from './formats/format.js';

@@ -8,7 +8,7 @@ import { claudeDesktopPaths, clientDef, isClientId, type ClientDef } from './cli
 import { clientEntries, readClientFile } from './client-file.js';
 import { onDisk } from './client-host.js';
 import { ClientsError } from './clients-error.js';
-import { resolveCommand } from './command-resolve.js';
+import { resolveCommand } from '../upstream/command-resolve.js';
 import { runDoctor, type DoctorDeps } from './doctor.js';
 import { liveServerIds, msixMissingEntries } from './doctor-clients.js';
 import { editClientText, EditError, type ContainerEdit } from './formats/format.js';

@@ -12,7 +12,7 @@ import { findSecretRefs } from '../config/secret-refs.js';
 import { errCode } from '../fs/err-code.js';
 import { onDisk } from './client-host.js';
 import type { ClientsService } from './clients-service.js';
-import { installHint, resolveCommand } from './command-resolve.js';
+import { installHint, resolveCommand } from '../upstream/command-resolve.js';
 import { clientChecks } from './doctor-clients.js';
 import { sandboxChecks } from './doctor-sandbox.js';
 

@@ -18,7 +18,7 @@ describe('sandbox policy', () => {
 
   it('reads a command from its install prefix; writes only its own directory; no network but for package runners', () => {
     expect(installPrefix('/home/me/.nvm/versions/node/v22.1.0/bin/node')).toBe('/home/me/.nvm/versions/node/v22.1.0');
-    const ctx = { args: [], cwd: undefined, ownDir: '/data/sandbox/x', pathEnv: '/usr/bin:/bin', home: '/home/me' };
+    const ctx = { args: [], cwd: undefined, ownDir: '/data/sandbox/x', commandPath: '/usr/bin/node', home: '/home/me' };
     const plain = resolvePolicy(true, { ...ctx, command: 'node' });
     expect(plain).toMatchObject({ network: 'none', cwd: '/data/sandbox/x', write: ['/data/sandbox/x'] });
     expect(plain.read).toContain('/usr');

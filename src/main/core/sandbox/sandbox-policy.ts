@@ -37,13 +37,13 @@ export interface SandboxPolicy {
 export interface PolicyContext {
   /** The command as configured and the arguments (secrets resolved). */
   command: string;
+  /** The command's file, resolved on the child's PATH and through symlinks (undefined: not found). */
+  commandPath: string | undefined;
   args: readonly string[];
   /** The configured working directory, if any. */
   cwd: string | undefined;
   /** The server's own directory in the data dir (used as cwd and HOME when none is configured). */
   ownDir: string;
-  /** The PATH the child gets, to find the command. */
-  pathEnv: string | undefined;
   /** The user's home, for `~/…` in the setting. */
   home: string;
 }
@@ -77,8 +77,7 @@ export function resolvePolicy(setting: SandboxSetting, ctx: PolicyContext): Sand
   const extra = typeof setting === 'object' ? setting : {};
   const cwd = ctx.cwd ?? ctx.ownDir;
   const read = new Set<string>([...LINUX_RUNTIME_PATHS, ...LINUX_ETC_PATHS]);
-  const commandPath = findCommand(ctx.command, ctx.pathEnv);
-  if (commandPath !== undefined) read.add(installPrefix(commandPath));
+  if (ctx.commandPath !== undefined) read.add(installPrefix(ctx.commandPath));
   for (const arg of ctx.args) for (const p of argumentPaths(arg)) read.add(p);
   for (const p of extra.read ?? []) read.add(expandHome(p, ctx.home));
   const write = new Set<string>([cwd, ...(extra.write ?? []).map((p) => expandHome(p, ctx.home))]);
@@ -94,19 +93,6 @@ export function resolvePolicy(setting: SandboxSetting, ctx: PolicyContext): Sand
 /** `~/x` → `<home>/x`; other paths as they are (relative ones are refused by the config check). */
 export function expandHome(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
-}
-
-/** The command's file: as given when it has a slash, else the first match on PATH. */
-export function findCommand(command: string, pathEnv: string | undefined): string | undefined {
-  const candidates = command.includes('/') ? [command] : (pathEnv ?? '').split(path.delimiter).filter((d) => d !== '').map((d) => path.join(d, command));
-  for (const c of candidates) {
-    try {
-      if (statSync(c).isFile()) return realpathSync(c);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** A command's install prefix: the parent of its `bin` directory, else its own directory. */

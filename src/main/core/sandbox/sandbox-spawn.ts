@@ -3,10 +3,11 @@
  * bubblewrap (Linux) with the policy its setting comes to. When no sandbox can be had here the
  * server does not start — it fails with why (sandbox-support.ts) — never unsandboxed.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { StdioServerConfig } from '../../../shared/config-schema.js';
+import { resolveCommand } from '../upstream/command-resolve.js';
 import type { StdioSpawnSpec } from '../upstream/stdio-upstream.js';
 import { bwrapCommand } from './bwrap.js';
 import { resolvePolicy, type SandboxPolicy } from './sandbox-policy.js';
@@ -19,8 +20,11 @@ export function sandboxHome(dataDir: string, serverId: string): string {
   return path.join(dataDir, 'sandbox', serverId);
 }
 
-export function policyFor(server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec, dataDir: string): SandboxPolicy {
-  return resolvePolicy(server.sandbox ?? true, { command: spec.command, args: spec.args, cwd: spec.cwd, ownDir: sandboxHome(dataDir, serverId), pathEnv: spec.env.PATH, home: os.homedir() });
+export async function policyFor(server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec, dataDir: string): Promise<SandboxPolicy> {
+  // Found as the doctor finds it, then through its symlinks: its install prefix is what is bound.
+  const found = await resolveCommand(spec.command, spec.env.PATH, process.platform);
+  const commandPath = found === undefined ? undefined : await realpath(found).catch(() => found);
+  return resolvePolicy(server.sandbox ?? true, { command: spec.command, commandPath, args: spec.args, cwd: spec.cwd, ownDir: sandboxHome(dataDir, serverId), home: os.homedir() });
 }
 
 export function sandboxWrapper(dataDir: string): SandboxWrap {
@@ -29,13 +33,20 @@ export function sandboxWrapper(dataDir: string): SandboxWrap {
     const support = await sandboxSupport();
     if (!support.available) throw new Error(`server '${serverId}' is set to run in a sandbox, and none is available here: ${support.detail}`);
     await mkdir(sandboxHome(dataDir, serverId), { recursive: true, mode: 0o700 });
-    const policy = policyFor(server, serverId, spec, dataDir);
+    const policy = await policyFor(server, serverId, spec, dataDir);
     // The data dir holds every server's keys and the hub token: no sandbox may see it, except
     // the server's own directory inside it.
     const own = sandboxHome(data, serverId);
-    const exposing = [...policy.read, ...policy.write].find((p) => p !== own && (data === p || data.startsWith(p.endsWith('/') ? p : `${p}/`) || (p.startsWith(`${data}/`) && !p.startsWith(`${own}/`))));
+    // A bound path exposes the data dir when it is the dir, holds it, or lies inside it (other than the server's own).
+    const exposing = [...policy.read, ...policy.write].find((p) => p !== own && !within(p, own) && (within(data, p) || within(p, data)));
     if (exposing !== undefined) throw new Error(`server '${serverId}': its sandbox would expose Patchbay's data dir (${data}) through ${exposing}; give it a cwd and paths outside it`);
     const wrapped = bwrapCommand(policy, spec.command, spec.args);
     return { ...spec, command: wrapped.command, args: wrapped.args, cwd: policy.cwd };
   };
+}
+
+/** `inner` is `outer` or lies inside it. */
+function within(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
