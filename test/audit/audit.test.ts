@@ -5,7 +5,7 @@
  * and names the line when one is edited, removed or moved, or when the first is removed; the
  * chain survives rotation and a restart.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLog, rotatedFiles, verifyAudit, type AuditLine } from '../../src/main/core/audit/audit-log.js';
@@ -99,6 +99,23 @@ describe('the audit trail', () => {
     expect(await broken(at(rows.map((r, i) => (i === 1 ? r.slice(0, -3) : r))))).toContain(`${file}:2: not a JSON line`);
     await writeFile(file, original);
     expect((await verifyAudit(path.join(dir, 'audit'))).ok).toBe(true);
+  });
+
+  it('keeps the lines of a failed write and writes them, in order, once it works again', async () => {
+    const dir = path.join(await tempDir('patchbay-audit-fail-'), 'audit');
+    const log = await AuditLog.open(dir, createLogger('test'));
+    // The log file's place is taken by a directory: every append fails (EISDIR), as a full or read-only disk would.
+    await mkdir(path.join(dir, 'audit.jsonl'));
+    const event = (i: number) => ({ t: new Date(1_700_000_000_000 + i).toISOString(), kind: 'call' as const, client: 'ui', server: 'fx', outcome: 'ok', target: `t${i}` });
+    log.append(event(1));
+    log.append(event(2));
+    await log.flush();
+    await rm(path.join(dir, 'audit.jsonl'), { recursive: true });
+    log.append(event(3));
+    await log.close();
+    const written = (await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as AuditLine).target);
+    expect(written).toEqual(['t1', 't2', 't3']);
+    expect(await verifyAudit(dir)).toEqual({ ok: true, lines: 3 });
   });
 
   it('keeps the chain across rotation and a restart', async () => {

@@ -44,6 +44,7 @@ export const AUDIT_FILE = 'audit.jsonl';
 const GENESIS = 'genesis';
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const FLUSH_MS = 200;
+const RETRY_MS = 5000;
 
 export function lineHash(line: string): string {
   return createHash('sha256').update(line).digest('hex');
@@ -53,6 +54,9 @@ export class AuditLog {
   private pending: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** The last write failed (said once, until one works again). */
+  private failing = false;
+  private closed = false;
 
   private constructor(
     private readonly file: string,
@@ -99,15 +103,25 @@ export class AuditLog {
       try {
         await this.rotateIfFull();
         await appendFile(this.file, `${lines.join('\n')}\n`, { mode: 0o600 });
+        if (this.failing) this.logger.info(`audit lines are written to ${this.file} again`);
+        this.failing = false;
       } catch (err) {
-        this.logger.error(`could not write ${lines.length} audit line(s) to ${this.file}: ${(err as Error).message}`);
+        // Kept, in order, for the next try: a line dropped would break the chain after it.
+        this.pending = [...lines, ...this.pending];
+        if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), RETRY_MS).unref();
+        if (!this.failing) this.logger.error(`could not write audit lines to ${this.file} (${(err as Error).message}); they are kept and written when it works again`);
+        this.failing = true;
       }
     });
     return this.writing;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length > 0) this.logger.error(`${this.pending.length} audit line(s) could not be written to ${this.file} before the hub stopped; they are lost, and \`patchbay audit verify\` will name the break`);
   }
 
   private async rotateIfFull(): Promise<void> {
