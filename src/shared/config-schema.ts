@@ -26,6 +26,18 @@ const common = {
    * (2026-07-28 on) skip the probe, and a revision such as `"2025-06-18"` pins that one.
    */
   protocol: z.union([z.enum(['auto', 'legacy', 'modern']), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a protocol revision looks like 2025-11-25')]).optional(),
+  /** Where an entry installed from a registry came from (docs/catalog.md): what `outdated` and `update` compare. */
+  catalog: z
+    .looseObject({
+      registry: z.string().url('catalog.registry must be the registry\'s URL'),
+      /** The server.json `name`. */
+      name: z.string().min(1),
+      /** The version installed (pinned in the command or URL too). */
+      version: z.string().min(1),
+      /** Which way of running it was chosen: `package:<i>` or `remote:<i>`. */
+      option: z.string().optional(),
+    })
+    .optional(),
 };
 
 const sandboxPathSchema = z.string().refine((p) => p.startsWith('/') || p === '~' || p.startsWith('~/'), 'a sandbox path must be absolute or start with ~/');
@@ -241,6 +253,13 @@ export const patchbayConfigSchema = z.looseObject({
   hub: hubSettingsSchema.optional(),
   inspector: inspectorSettingsSchema.optional(),
   telemetry: telemetrySettingsSchema.optional(),
+  /**
+   * MCP registries the catalog reads (docs/catalog.md), in order; omitted: the official MCP
+   * Registry. `PATCHBAY_REGISTRY_URL` in the environment replaces the list with one URL.
+   */
+  registries: z
+    .array(z.looseObject({ url: z.string().url('a registry url must be an absolute URL'), label: z.string().min(1).max(40).optional() }))
+    .optional(),
   /** The audit trail of what clients did through the hub (docs/audit.md): on unless `enabled: false`. */
   audit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
 });
