@@ -5,6 +5,9 @@
  *   nor in its token totals, and is callable by its profile name and by its own name;
  * - a tool's own name that two members share is refused with the names to use instead;
  * - `prefix` per member and `prefix: false` on a profile of several servers;
+ * - a `ui://` URI two members claim is made unique per member (`ui://<server>/<rest>`) in the
+ *   tools' `_meta.ui` and the resources list alike, and a read of each reaches its member, in
+ *   both eras; a URI only one member has stays byte for byte;
  * - the client's `io.modelcontextprotocol/ui` capability reaches the server through
  *   `/mcp/<server>`, a profile and both era bridges, and a member's declared extension reaches
  *   the client of the profile.
@@ -104,5 +107,41 @@ describe('MCP Apps behind profiles and across the eras', () => {
     // And the other way: the member's declared extension reaches the profile's client.
     const profile = await connect(hub, '@apps', { capabilities: UI_CAPABILITIES });
     expect((profile.initializeResult!.capabilities as { extensions?: unknown }).extensions).toEqual({ [UI_EXTENSION]: {} });
+  }, 90_000);
+
+  it('makes a ui:// URI two members claim unique per member, and reads each from its member, in both eras', async () => {
+    const hub = await startHub({ servers: { one: appFixture(), two: appFixture(), chart: appFixture({ app: 'chart' }) }, config: { profiles: { twins: { servers: ['one', 'two', 'chart'] } } } });
+    const legacy = await connect(hub, '@twins', { capabilities: UI_CAPABILITIES });
+    const modern = new ModernClient({ name: 'modern-host', version: '1' }, { capabilities: UI_CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new ModernHttpTransport(new URL(hub.mcpUrl('@twins')), { requestInit: { headers: hub.authHeader() } }));
+    try {
+      const uiOf = (tools: Array<{ name: string; _meta?: { ui?: { resourceUri?: string } } }>, name: string) => tools.find((t) => t.name === name)?._meta?.ui?.resourceUri;
+      const legacyTools = (await legacy.request('tools/list')).response.result as { tools: Array<{ name: string; _meta?: { ui?: { resourceUri?: string } } }> };
+      const modernTools = (await modern.listTools()).tools as Array<{ name: string; _meta?: { ui?: { resourceUri?: string } } }>;
+      for (const tools of [legacyTools.tools, modernTools]) {
+        expect(uiOf(tools, 'one__show_board')).toBe('ui://one/board/view.html');
+        expect(uiOf(tools, 'two__show_board')).toBe('ui://two/board/view.html');
+        // Claimed by one member only: unchanged.
+        expect(uiOf(tools, 'chart__show_chart')).toBe('ui://chart/view.html');
+      }
+      const listed = ((await legacy.request('resources/list')).response.result as { resources: Array<{ uri: string }> }).resources.map((r) => r.uri).sort();
+      expect(listed).toEqual(['ui://chart/view.html', 'ui://one/board/view.html', 'ui://two/board/view.html']);
+      expect(((await modern.listResources()).resources.map((r) => r.uri)).sort()).toEqual(listed);
+
+      // Each unique URI reads its own member's resource: the same contents as that member's own endpoint.
+      const direct = await connect(hub, 'two', { capabilities: UI_CAPABILITIES });
+      const own = (await direct.request('resources/read', { uri: 'ui://board/view.html' })).response.result as { contents: Array<Record<string, unknown>> };
+      const viaLegacy = (await legacy.request('resources/read', { uri: 'ui://two/board/view.html' })).response.result as { contents: Array<Record<string, unknown>> };
+      const viaModern = (await modern.readResource({ uri: 'ui://two/board/view.html' })) as { contents: Array<Record<string, unknown>> };
+      expect(viaLegacy.contents).toEqual(own.contents);
+      expect(viaModern.contents).toEqual(own.contents);
+      expect((await legacy.request('resources/read', { uri: 'ui://one/board/view.html' })).response.result).toEqual(own);
+      // The inventory shows what clients see.
+      const shown = await apiCall<{ members: Array<{ server: string; resources: Array<{ uri: string; shadowedBy?: string }> }> }>(hub, 'profiles.show', { name: 'twins' });
+      expect(shown.value!.members.find((m) => m.server === 'two')!.resources).toEqual([expect.objectContaining({ uri: 'ui://two/board/view.html' })]);
+      expect(shown.value!.members.find((m) => m.server === 'two')!.resources[0]!.shadowedBy).toBeUndefined();
+    } finally {
+      await modern.close();
+    }
   }, 90_000);
 });

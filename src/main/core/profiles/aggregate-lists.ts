@@ -20,6 +20,7 @@ import { mergePrompts, mergeTools, mergeUris, type MemberLists, type Merged, typ
 import type { ListKind, ServerCatalog } from './server-catalog.js';
 import type { ToolDefinition } from './tool-digest.js';
 import type { ToolPins } from './tool-pins.js';
+import { hasUiUris, uiRenames, type UiRenames } from './ui-uris.js';
 
 export const LIST_METHODS: Record<ListKind, { method: string; field: string; capability: string }> = {
   tools: { method: 'tools/list', field: 'tools', capability: 'tools' },
@@ -99,6 +100,10 @@ export class AggregateLists {
     if (cached) return cached as MergedLists[K];
     const generation = this.generation;
     await Promise.all(this.host.members().map(({ member, link }) => this.load(member, link, kind)));
+    const linked = this.uiLinked(kind);
+    // MCP Apps: which `ui://` URIs two members claim needs both the tools and the resources
+    // (ui-uris.ts); fetched only when this list names one, so a profile without apps asks nothing more.
+    if (linked) await Promise.all(this.host.members().map(({ member, link }) => this.load(member, link, linked)));
     const built = this.build(kind);
     // A change while loading: build again from what is there now rather than cache a stale answer.
     if (generation === this.generation) this.merged[kind] = built;
@@ -141,7 +146,9 @@ export class AggregateLists {
     for (const server of forget) this.forgetMember(server, kinds);
     this.generation++;
     const before = new Map<ListKind, string>();
-    for (const kind of kinds) {
+    // A change of resources can rename a `ui://` URI the tools name, and the other way round.
+    const rebuild = kinds.includes('tools') || kinds.includes('resources') ? [...new Set([...kinds, 'tools' as const, 'resources' as const])] : kinds;
+    for (const kind of rebuild) {
       const old = this.merged[kind];
       if (old) before.set(kind, old.json);
       delete this.merged[kind];
@@ -275,14 +282,32 @@ export class AggregateLists {
     return { check: (profile, server, tool, digest) => (pins.known(profile, server, tool.name) ? 'pinned' : pins.check(profile, server, tool, digest)) };
   }
 
+  /** The other list a `ui://` rename of `kind` depends on, when `kind`'s lists name a `ui://` URI. */
+  private uiLinked(kind: ListKind): ListKind | undefined {
+    if (kind !== 'tools' && kind !== 'resources') return undefined;
+    const named = this.host.members().some(({ member, link }) => hasUiUris(this.source(member.server, kind, link), kind));
+    return named ? (kind === 'tools' ? 'resources' : 'tools') : undefined;
+  }
+
+  private uiRenames(): UiRenames | undefined {
+    const members = this.host.members().map(({ member, link }) => ({
+      server: member.server,
+      tools: this.source(member.server, 'tools', link) as ToolDefinition[] | undefined,
+      resources: this.source(member.server, 'resources', link) as Array<Record<string, unknown>> | undefined,
+    }));
+    const renames = uiRenames(members);
+    return renames.size > 0 ? renames : undefined;
+  }
+
   private build<K extends ListKind>(kind: K): MergedLists[K] {
     const profile = this.host.profile();
     const lists: MemberLists[] = this.host.members().map(({ member, link }) => ({ member, [kind]: this.source(member.server, kind, link) }));
     const field = LIST_METHODS[kind].field;
     let data: Merged<unknown>;
-    if (kind === 'tools') data = mergeTools(profile, lists as Array<MemberLists & { tools?: ToolDefinition[] }>, this.pinsFor());
+    const ui = kind === 'tools' || kind === 'resources' ? this.uiRenames() : undefined;
+    if (kind === 'tools') data = mergeTools(profile, lists as Array<MemberLists & { tools?: ToolDefinition[] }>, this.pinsFor(), ui);
     else if (kind === 'prompts') data = mergePrompts(profile, lists);
-    else data = mergeUris(lists, kind as 'resources' | 'templates');
+    else data = mergeUris(lists, kind as 'resources' | 'templates', ui);
     return { data, json: `{${JSON.stringify(field)}:${JSON.stringify(data.exposed)}}` } as MergedLists[K];
   }
 }

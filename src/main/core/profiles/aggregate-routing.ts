@@ -5,7 +5,8 @@
  * one member has a tool so named (an MCP App's calls: docs/profiles.md). Resources keep their URIs: a read goes to the
  * member that lists the URI (the first in profile order when two do), else to the first whose
  * template matches, else — a URI nobody listed, such as one a tool returned — to the only
- * member with resources, or to each in turn until one has it.
+ * member with resources, or to each in turn until one has it. A `ui://` URI two members claim is
+ * exposed in a unique form (ui-uris.ts) and read under the member's own.
  */
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
@@ -128,7 +129,7 @@ async function routeMeta(message: JsonRpcRequest, view: OnDemandView, ctx: Routi
  * first member with resources whose rules allow it. Undefined when no member may have it.
  */
 export async function uriOwner<M extends MemberSource>(uri: string, ctx: RoutingContext<M>): Promise<string | undefined> {
-  return (await ownerOf(uri, ctx, false)) ?? candidatesFor(uri, ctx)[0]?.server;
+  return (await ownerOf(uri, ctx, false))?.server ?? candidatesFor(uri, ctx)[0]?.server;
 }
 
 function candidatesFor<M extends MemberSource>(uri: string, ctx: RoutingContext<M>): M[] {
@@ -136,8 +137,9 @@ function candidatesFor<M extends MemberSource>(uri: string, ctx: RoutingContext<
 }
 
 async function routeUri<M extends MemberSource>(message: JsonRpcRequest, raw: string | undefined, ctx: RoutingContext<M>, uri: string): Promise<Route> {
-  const server = await ownerOf(uri, ctx, false);
-  if (server) return { kind: 'forward', server, message, raw };
+  const owner = await ownerOf(uri, ctx, false);
+  if (owner?.original) return { kind: 'forward', server: owner.server, message: { ...message, params: { ...message.params, uri: owner.original } } };
+  if (owner) return { kind: 'forward', server: owner.server, message, raw };
   const candidates = candidatesFor(uri, ctx);
   if (candidates.length === 1) return { kind: 'forward', server: candidates[0]!.server, message, raw };
   if (candidates.length === 0) return { kind: 'error', code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri}`, data: { uri } };
@@ -154,17 +156,20 @@ async function routeUri<M extends MemberSource>(message: JsonRpcRequest, raw: st
   return { kind: 'error', code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri} (no server of this profile has it; last: ${last})`, data: { uri } };
 }
 
-/** The member that lists `uri` (or, with `asTemplate`, the template string itself), or whose template matches it. */
-async function ownerOf(uri: string, ctx: RoutingContext, asTemplate: boolean): Promise<string | undefined> {
+/**
+ * The member that lists `uri` (or, with `asTemplate`, the template string itself), or whose
+ * template matches it; `original`: the member's own URI when the profile exposes another.
+ */
+async function ownerOf(uri: string, ctx: RoutingContext, asTemplate: boolean): Promise<{ server: string; original?: string } | undefined> {
   const [resources, templates] = await Promise.all([ctx.lists.get('resources'), ctx.lists.get('templates')]);
   const exact = (asTemplate ? templates : resources).data.byName.get(uri) ?? resources.data.byName.get(uri);
-  if (exact) return exact.server;
+  if (exact) return exact.original === undefined ? { server: exact.server } : { server: exact.server, original: exact.original };
   const listedButDenied = resources.data.entries.some((e: UriEntry) => e.key === uri && !e.enabled);
   if (listedButDenied) return undefined;
   for (const entry of templates.data.byName.values()) {
     let re = matchers.get(entry.key);
     if (!re) matchers.set(entry.key, (re = templateMatcher(entry.key)));
-    if (re.test(uri) && ctx.allowsResource(entry.server, uri)) return entry.server;
+    if (re.test(uri) && ctx.allowsResource(entry.server, uri)) return { server: entry.server };
   }
   return undefined;
 }
@@ -180,7 +185,7 @@ async function routeCompletion(message: JsonRpcRequest, raw: string | undefined,
     return { kind: 'forward', server: entry.server, message: { ...message, params: { ...params, ref: { ...ref, name: entry.item.name } } } };
   }
   if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    const server = await ownerOf(ref.uri, ctx, true);
+    const server = (await ownerOf(ref.uri, ctx, true))?.server;
     if (server) return { kind: 'forward', server, message, raw };
     return { kind: 'error', code: INVALID_PARAMS, message: `Unknown resource template: ${ref.uri}` };
   }

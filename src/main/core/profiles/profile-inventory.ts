@@ -20,6 +20,7 @@ import { compileRule, matchesAny } from './item-filter.js';
 import { META_TOOLS } from './on-demand.js';
 import type { ResolvedProfile } from './profile-config.js';
 import { mergePrompts, mergeTools, mergeUris, type MemberLists } from './profile-merge.js';
+import { uiRenames } from './ui-uris.js';
 import type { ProfilePort } from './profile-port.js';
 import type { CatalogEntry, ListKind, ServerCatalog } from './server-catalog.js';
 import { toolCostText, type TokenMeter } from './token-cost.js';
@@ -73,9 +74,10 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
       const pick = <T,>(kind: ListKind): T | undefined => fullest(entry, kind) as T | undefined;
       return { member, tools: pick('tools'), prompts: pick('prompts'), resources: pick('resources'), templates: pick('templates') };
     });
-  const tools = mergeTools(profile, lists, deps.pins);
+  const ui = uiRenames(lists.map((l) => ({ server: l.member.server, tools: l.tools, resources: l.resources })));
+  const tools = mergeTools(profile, lists, deps.pins, ui);
   const prompts = mergePrompts(profile, lists);
-  const resources = mergeUris(lists, 'resources');
+  const resources = mergeUris(lists, 'resources', ui);
   const templates = mergeUris(lists, 'templates');
   // With on-demand tools a client carries the pinned tools it sees and the three meta-tools.
   const pinnedList = profile.onDemand.pinned;

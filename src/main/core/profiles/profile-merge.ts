@@ -3,12 +3,14 @@
  * the inventory the UI and CLI show: tools and prompts under safe names (safe-names.ts), each
  * filtered by the member's rules and, for tools, checked against its pin; resources and
  * templates under their own URIs, the first member in profile order winning a URI that two
- * claim (the other's entry is reported as shadowed).
+ * claim (the other's entry is reported as shadowed) — except MCP Apps' `ui://` URIs, which two
+ * claimants each get a unique form of (ui-uris.ts).
  */
 import type { PinStatus, ToolPins } from './tool-pins.js';
 import { holdsChanged, type ResolvedMember, type ResolvedProfile } from './profile-config.js';
 import { exposedNames, itemKey, type NamedItem } from './safe-names.js';
 import { toolDigest, type ToolDefinition } from './tool-digest.js';
+import { toolUiUri, withUiUri, type UiRenames } from './ui-uris.js';
 
 export interface NamedDefinition {
   name: string;
@@ -52,6 +54,8 @@ export interface UriEntry {
   enabled: boolean;
   /** The member whose entry with the same URI wins (earlier in the profile). */
   shadowedBy: string | undefined;
+  /** The member's own URI, when the profile exposes it under another (`key`): a `ui://` URI two members claim. */
+  original?: string;
 }
 
 export interface Merged<E> {
@@ -82,7 +86,7 @@ function renamed<T extends NamedDefinition>(item: T, exposed: string): Record<st
   return { ...item, name: exposed, title: typeof item.title === 'string' ? item.title : item.name };
 }
 
-export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists[], pins: Pick<ToolPins, 'check'> | undefined): Merged<ToolEntry> {
+export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists[], pins: Pick<ToolPins, 'check'> | undefined, ui?: UiRenames): Merged<ToolEntry> {
   const names = namesFor(lists, (l) => l.tools, profile.prefix);
   const out: Merged<ToolEntry> = { entries: [], exposed: [], byName: new Map(), byOwnName: new Map() };
   for (const l of lists) {
@@ -98,10 +102,16 @@ export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists
       const own = out.byOwnName!.get(tool.name);
       if (own) own.push(entry);
       else out.byOwnName!.set(tool.name, [entry]);
-      if (enabled && !held && !appOnly) out.exposed.push(renamed(tool, exposed));
+      if (enabled && !held && !appOnly) out.exposed.push(uiRenamed(renamed(tool, exposed), tool, ui?.get(l.member.server)));
     }
   }
   return out;
+}
+
+function uiRenamed(copy: Record<string, unknown>, tool: ToolDefinition, renames: ReadonlyMap<string, string> | undefined): Record<string, unknown> {
+  const uri = renames && toolUiUri(tool);
+  const unique = uri ? renames.get(uri) : undefined;
+  return unique ? withUiUri(copy, unique) : copy;
 }
 
 /** MCP Apps (io.modelcontextprotocol/ui): `visibility` defaults to ["model", "app"]. */
@@ -126,20 +136,24 @@ export function mergePrompts(profile: ResolvedProfile, lists: readonly MemberLis
 }
 
 /** Resources (`uri`) or templates (`uriTemplate`): both are filtered by the member's resource rules. */
-export function mergeUris(lists: readonly MemberLists[], kind: 'resources' | 'templates'): Merged<UriEntry> {
+export function mergeUris(lists: readonly MemberLists[], kind: 'resources' | 'templates', ui?: UiRenames): Merged<UriEntry> {
   const field = kind === 'resources' ? 'uri' : 'uriTemplate';
   const out: Merged<UriEntry> = { entries: [], exposed: [], byName: new Map() };
   for (const l of lists) {
+    const renames = kind === 'resources' ? ui?.get(l.member.server) : undefined;
     for (const item of l[kind] ?? []) {
-      const key = item[field];
-      if (typeof key !== 'string') continue;
-      const enabled = l.member.resources.allows(key);
+      const own = item[field];
+      if (typeof own !== 'string') continue;
+      // Rules match the member's own URIs; the client sees the unique one.
+      const enabled = l.member.resources.allows(own);
+      const unique = renames?.get(own);
+      const key = unique ?? own;
       const winner = out.byName.get(key);
-      const entry: UriEntry = { server: l.member.server, item, key, enabled, shadowedBy: enabled ? winner?.server : undefined };
+      const entry: UriEntry = { server: l.member.server, item, key, enabled, shadowedBy: enabled ? winner?.server : undefined, ...(unique ? { original: own } : {}) };
       out.entries.push(entry);
       if (!enabled || winner) continue;
       out.byName.set(key, entry);
-      out.exposed.push(item);
+      out.exposed.push(unique ? { ...item, uri: unique } : item);
     }
   }
   return out;
