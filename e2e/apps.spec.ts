@@ -49,6 +49,13 @@ test.describe('a real App server', () => {
     await expectAccessible(ui, 'inspector rendering an MCP App', '[data-testid=app-render]', '[data-testid=app-frame]');
     await ui.getByTestId('app-render-toggle').click();
     await expect(ui.getByTestId('app-frame')).toHaveCount(0);
+
+    // The person's get-time call: its tool has a UI (the session's tools/list says so), so Render
+    // shows the app as the host did — fed the call's own result, the time it answered then.
+    await rows.first().click();
+    await ui.getByTestId('app-render-toggle').click();
+    await expect(ui.frameLocator('[data-testid=app-frame]').locator('code').first()).toHaveText(first ?? '');
+    await expectAccessible(ui, 'inspector rendering a tool call’s MCP App', '[data-testid=app-render]', '[data-testid=app-frame]');
   });
 });
 

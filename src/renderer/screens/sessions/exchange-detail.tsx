@@ -34,6 +34,8 @@ export function ExchangeDetail(props: {
   hiddenByFilters?: boolean;
   /** The exchange pinned for comparison, if any. */
   compareBase: Exchange | undefined;
+  /** For a `tools/call`: the seq of the session's last `tools/list` before it (where its tool's UI is named). */
+  toolsListSeq?: number | undefined;
   onCompareBase(exchange: Exchange | undefined): void;
   onCompare(a: Exchange, b: Exchange): void;
 }) {
@@ -152,7 +154,7 @@ export function ExchangeDetail(props: {
             </Suspense>
           )}
           <ResultPreview exchange={exchange} />
-          <AppRender exchange={exchange} />
+          <AppRender exchange={exchange} sessionId={sessionId} toolsListSeq={props.toolsListSeq} />
           <h3>Request{exchange.bridge ? ' (as the client sent it)' : ''}</h3>
           <JsonBlock value={exchange.request} testId="json-request" mode={mode} expand={expand} />
           <ModernHeaders headers={exchange.headers} />

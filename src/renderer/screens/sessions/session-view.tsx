@@ -12,6 +12,7 @@ import { SplitPanes } from '../../components/split.js';
 import { exportSession, openSession } from '../../app/sessions-commands.js';
 import { href } from '../../app/router.js';
 import { useServices, useSessions } from '../../app/services.js';
+import type { TimelineRow } from '../../stores/timeline-model.js';
 import { viewRows, type TimelineSort } from '../../stores/timeline-view.js';
 import { ExchangeDetail } from './exchange-detail.js';
 import { LatencyChart } from './latency-chart.js';
@@ -195,7 +196,7 @@ export function SessionView({ id }: { id: string }) {
               </div>
             )
           }
-          right={selected === undefined ? null : <ExchangeDetail sessionId={id} info={info} row={shownSelection !== undefined ? timeline?.rows[shownSelection] : undefined} hiddenByFilters={hidden} compareBase={compareBase} onCompareBase={setCompareBase} onCompare={(a, b) => setComparing([a, b])} />}
+          right={selected === undefined ? null : <ExchangeDetail sessionId={id} info={info} row={shownSelection !== undefined ? timeline?.rows[shownSelection] : undefined} toolsListSeq={shownSelection !== undefined && timeline ? lastToolsList(timeline.rows, shownSelection) : undefined} hiddenByFilters={hidden} compareBase={compareBase} onCompareBase={setCompareBase} onCompare={(a, b) => setComparing([a, b])} />}
         />
       </div>
       {comparing && (
@@ -209,4 +210,14 @@ export function SessionView({ id }: { id: string }) {
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** For a `tools/call` row: the seq of the last answered `tools/list` before it (its tool's `_meta.ui` is there). */
+function lastToolsList(rows: readonly TimelineRow[], index: number): number | undefined {
+  if (rows[index]?.method !== 'tools/call') return undefined;
+  for (let i = index - 1; i >= 0; i--) {
+    const row = rows[i]!;
+    if (row.kind === 'exchange' && row.method === 'tools/list' && row.status === 'ok') return row.seq;
+  }
+  return undefined;
 }
