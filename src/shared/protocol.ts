@@ -32,17 +32,21 @@ export const APP_ORIGIN_META_KEY = 'patchbay/origin';
 export const MCP_APPS_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } as const;
 
 /**
- * What a client that can answer every request a server may make declares. The playground is such
- * a client, and a profile's inventory asks its members as one: a server may offer some tools only
- * to clients with sampling, elicitation or roots (server-everything does), so a profile's counts
- * and token cost are those of its fullest client, and equal its playground's lists.
+ * What a client that can answer every request a server may make, and render MCP Apps, declares.
+ * The playground is such a client, and a profile's inventory asks its members as one: a server
+ * may offer some tools only to clients with sampling, elicitation or roots (server-everything
+ * does), or only to hosts that render apps (ext-apps' `getUiCapability` pattern), so a profile's
+ * counts and token cost are those of its fullest client, and equal its playground's lists.
  */
-export const FULL_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: true } } as const;
+export const FULL_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION } as const;
 
-/** Whether a client's declared capabilities include every one of FULL_CLIENT_CAPABILITIES. */
+/** Whether a client's declared capabilities include every one of FULL_CLIENT_CAPABILITIES (the MCP Apps extension among its extensions). */
 export function isFullClient(capabilities: unknown): boolean {
   if (capabilities === null || typeof capabilities !== 'object') return false;
-  return Object.keys(FULL_CLIENT_CAPABILITIES).every((k) => (capabilities as Record<string, unknown>)[k] !== undefined);
+  const declared = capabilities as Record<string, unknown>;
+  if (!['sampling', 'elicitation', 'roots'].every((k) => declared[k] !== undefined)) return false;
+  const extensions = declared.extensions as Record<string, unknown> | undefined;
+  return typeof extensions === 'object' && extensions !== null && Object.keys(MCP_APPS_EXTENSION).every((k) => extensions[k] !== undefined);
 }
 
 /** What a request without `MCP-Protocol-Version` is assumed to speak (spec: basic/transports). */

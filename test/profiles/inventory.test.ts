@@ -2,7 +2,8 @@
  * A profile's inventory (`profiles.show`, the Profiles screen's numbers), issue 28 items 3 and 13:
  * - it counts what the profile offers the fullest client — one with sampling, elicitation and
  *   roots, as its playground is — even after a plainer client was the last to list the members
- *   (server-everything offers some tools only to such clients);
+ *   (server-everything offers some tools only to such clients), and that renders MCP Apps (an App
+ *   server may offer its app tools only to hosts that declare the extension);
  * - a member that failed to start is not started again on every look at the profile.
  */
 import { readFile } from 'node:fs/promises';
@@ -20,7 +21,7 @@ const SERVER_EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextpro
 
 interface Shown {
   totals: { tools: number };
-  members: Array<{ server: string; reach: string; tools: Array<{ exposedName: string }> }>;
+  members: Array<{ server: string; reach: string; tools: Array<{ exposedName: string; appOnly?: boolean }> }>;
 }
 
 describe('profile inventory', () => {
@@ -34,6 +35,20 @@ describe('profile inventory', () => {
     const shown = (await apiCall<Shown>(hub, 'profiles.show', { name: 'ev' })).value!;
     expect(shown.totals.tools).toBe(full.length);
     expect(shown.members[0]!.tools.map((t) => t.exposedName).sort()).toEqual([...full].sort());
+  });
+
+  it('counts the app tools a server offers only to hosts that render MCP Apps, as the playground lists them', async () => {
+    const gated = { command: process.execPath, args: [path.join(REPO_ROOT, 'test', 'fixtures', 'app-server.mjs'), '--era', 'legacy', '--ui-gated'] };
+    const hub = await profileHub({ apps: { servers: ['gated'] } }, { servers: { gated } });
+    const plain = (await listTools(await connect(hub, '@apps'))).map((t) => t.name);
+    expect(plain).not.toContain('gated__open_board_app');
+    const shown = (await apiCall<Shown>(hub, 'profiles.show', { name: 'apps' })).value!;
+    // What the playground (a full client, apps included) is offered: the gated tool too.
+    const full = (await listTools(await connect(hub, '@apps', { capabilities: { ...FULL_CLIENT_CAPABILITIES } }))).map((t) => t.name);
+    expect(full).toContain('gated__open_board_app');
+    // The app-only tool is in the inventory (marked), not in a model's list.
+    expect(shown.members[0]!.tools.filter((t) => !t.appOnly).map((t) => t.exposedName).sort()).toEqual(full.sort());
+    expect(shown.totals.tools).toBe(full.length);
   });
 
   it('does not start a member that failed again on every look; "ask again" does', async () => {

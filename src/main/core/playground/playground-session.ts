@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { PlaygroundOpened, PlaygroundOutcome, PlaygroundServerMessage } from '../../../shared/api/playground-contract.js';
-import { APP_ORIGIN_META_KEY, FULL_CLIENT_CAPABILITIES, MCP_APPS_EXTENSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
+import { APP_ORIGIN_META_KEY, FULL_CLIENT_CAPABILITIES, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { ApiError } from '../api/api-registry.js';
 import type { Session } from '../hub/session.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
@@ -17,7 +17,7 @@ import { LocalSink } from './local-sink.js';
  * What the playground client supports: it shows the person every request a server may make, and
  * renders MCP Apps (so a server that offers its UI only to hosts that can show it does).
  */
-const CLIENT_CAPABILITIES = { ...FULL_CLIENT_CAPABILITIES, extensions: MCP_APPS_EXTENSION };
+const CLIENT_CAPABILITIES = FULL_CLIENT_CAPABILITIES;
 
 export interface PlaygroundSessionEvents {
   serverMessage(payload: PlaygroundServerMessage): void;
