@@ -37,10 +37,12 @@ export const CORE_LAYERS = {
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
   telemetry: ['lib', 'protocol', 'log', 'secrets', 'config', 'hub', 'traffic'],
   audit: ['log', 'fs', 'traffic'],
+  // Secret checks on a server's traffic: a wrapper of its upstream connections (docs/secret-checks.md).
+  guard: ['protocol', 'upstream'],
   // The MCP Registry catalog (docs/catalog.md): registry copies, search, installs. It writes
   // config and secrets and marks a new server's tools for approval (profiles' tool pins).
   catalog: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'config', 'api', 'upstream', 'profiles'],
-  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry', 'sandbox', 'audit', 'catalog'],
+  engine: ['lib', 'protocol', 'log', 'fs', 'home', 'secrets', 'api', 'config', 'upstream', 'hub', 'bridge', 'traffic', 'oauth', 'servers', 'inspector', 'clients', 'ui', 'playground', 'profiles', 'telemetry', 'sandbox', 'audit', 'catalog', 'guard'],
 };
 
 /**

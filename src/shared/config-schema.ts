@@ -26,6 +26,11 @@ const common = {
    * (2026-07-28 on) skip the probe, and a revision such as `"2025-06-18"` pins that one.
    */
   protocol: z.union([z.enum(['auto', 'legacy', 'modern']), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a protocol revision looks like 2025-11-25')]).optional(),
+  /**
+   * Secret checks on this server's tool calls (docs/secret-checks.md): `warn` (default) reports a
+   * secret found in arguments or answers, `mask` replaces it, `block` refuses the message, `off`.
+   */
+  secretCheck: z.enum(['off', 'warn', 'mask', 'block']).optional(),
   /** Where an entry installed from a registry came from (docs/catalog.md): what `outdated` and `update` compare. */
   catalog: z
     .looseObject({

@@ -23,6 +23,19 @@ export const secretsListSchema = z.object({
   missing: z.array(z.object({ name: z.string(), usedBy: z.array(secretUseSchema) })),
 });
 
+/** What a secret check found in a server's traffic (docs/secret-checks.md): names and places, never values. */
+export const secretFoundSchema = z.object({
+  server: z.string(),
+  direction: z.enum(['request', 'result']),
+  method: z.string(),
+  target: z.string().optional(),
+  client: z.string().optional(),
+  action: z.enum(['warned', 'masked', 'blocked']),
+  findings: z.array(z.object({ rule: z.string(), label: z.string(), where: z.string(), encoding: z.enum(['plain', 'base64', 'url']) })),
+  /** ISO time. */
+  at: z.string(),
+});
+
 export const secretsContract = {
   'secrets.list': call(z.object({}), secretsListSchema, 'Secret names, where each is used, and the missing ones (never values)'),
   'secrets.set': call(
@@ -32,7 +45,9 @@ export const secretsContract = {
   ),
   'secrets.delete': call(z.object({ name: z.string() }), z.object({ deleted: z.boolean() }), 'Delete a secret'),
   'secrets.changed': event(z.object({ names: z.array(z.string()) }), 'Secrets were added, replaced or deleted'),
+  'secrets.found': event(secretFoundSchema, 'A secret check found a secret in a server\'s traffic (and warned, masked or blocked)'),
 } as const;
 
 export type SecretInfo = z.infer<typeof secretInfoSchema>;
 export type SecretsList = z.infer<typeof secretsListSchema>;
+export type SecretFound = z.infer<typeof secretFoundSchema>;

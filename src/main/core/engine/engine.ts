@@ -42,6 +42,7 @@ import { ServerRegistry } from '../servers/server-registry.js';
 import { eraStatus } from '../servers/server-era.js';
 import { ServerStatusTracker } from '../servers/server-status.js';
 import type { Telemetry } from '../telemetry/start-telemetry.js';
+import { secretChecks } from './engine-guard.js';
 import { remoteUrl, startEngineTelemetry } from './engine-telemetry.js';
 import { startTraffic } from '../traffic/start-traffic.js';
 import type { Traffic } from '../traffic/traffic.js';
@@ -184,6 +185,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       childEnv: async (configured: Record<string, string> | undefined) =>
         buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
       sandbox: sandboxWrapper(options.dataDir),
+      guard: secretChecks({ redactor: capture.traffic.redactor, audit, api, logger: log.child('secret-check') }),
       logger: log,
     },
     log,

@@ -38,6 +38,14 @@ export interface ServerRuntimeDeps {
    * sandbox/sandbox-spawn.ts's); absent, such a server is refused, never run unsandboxed.
    */
   sandbox?: (server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec) => Promise<StdioSpawnSpec>;
+  /**
+   * Wraps each upstream this runtime hands out, in both eras (the engine passes the secret
+   * checks', guard/secret-guard.ts); each may return what it was given (a server with checks off).
+   */
+  guard?: {
+    connection(connection: UpstreamConnection, serverId: string, server: ServerConfig): UpstreamConnection;
+    modern(upstream: ModernUpstream, serverId: string, server: ServerConfig): ModernUpstream;
+  };
 }
 
 export class ServerRuntime implements ServerPort {
@@ -53,6 +61,8 @@ export class ServerRuntime implements ServerPort {
   private probing: Promise<boolean> | undefined;
   /** Modern requests to a modern server, passed through: one per runtime. */
   private passThrough: Promise<ModernUpstream> | undefined;
+  /** That channel as the guard wraps it (made once per channel). */
+  private guarded: { channel: ModernUpstream; upstream: ModernUpstream } | undefined;
 
   constructor(
     readonly id: string,
@@ -83,7 +93,12 @@ export class ServerRuntime implements ServerPort {
    */
   async modernUpstream(): Promise<ModernUpstream | undefined> {
     const speaks = this.facts.modern?.speaks ?? (await this.probe());
-    return speaks ? this.modernChannel() : undefined;
+    if (!speaks) return undefined;
+    const channel = await this.modernChannel();
+    const guard = this.deps.guard;
+    if (!guard) return channel;
+    if (this.guarded?.channel !== channel) this.guarded = { channel, upstream: guard.modern(channel, this.id, this.config) };
+    return this.guarded.upstream;
   }
 
   private probe(): Promise<boolean> {
@@ -171,6 +186,11 @@ export class ServerRuntime implements ServerPort {
    * what a `server/discover` says tells nothing of the legacy side (PROTOCOL Q11).
    */
   async connect(): Promise<UpstreamConnection> {
+    const connection = await this.openConnection();
+    return this.deps.guard ? this.deps.guard.connection(connection, this.id, this.config) : connection;
+  }
+
+  private async openConnection(): Promise<UpstreamConnection> {
     if (this.closing) throw new Error(`server '${this.id}' is shutting down`);
     if (this.facts.legacy?.speaks === false) return new ModernBridgeUpstream(this.id, await this.modernChannel());
     const connection = await this.legacyConnection();

@@ -52,7 +52,7 @@ export interface RawSwitch {
   enabled: boolean;
 }
 
-export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'traced' | 'wire' | 'ended';
+export type TapKind = 'message' | 'stderr' | 'opened' | 'upstream-open' | 'upstream-closed' | 'upstream-http' | 'upstream-transport' | 'notice' | 'traced' | 'wire' | 'ended';
 
 /** One queued item. A class so every item has the same shape (one hidden class for V8). */
 export class TapItem {
@@ -275,6 +275,7 @@ export class SessionCapture implements SessionWatch {
     if (event.type === 'stderr') this.queue.push(new TapItem('stderr', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.line));
     else if (event.type === 'http') this.queue.push(new TapItem('upstream-http', this, t, 'upstream', true, undefined, undefined, undefined, undefined, undefined, undefined, event.exchange));
     else if (event.type === 'transport') this.queue.push(new TapItem('upstream-transport', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.transport), true);
+    else if (event.type === 'notice') this.queue.push(new TapItem('notice', this, t, 'upstream', false, undefined, undefined, undefined, undefined, undefined, event.text), true);
     else if (event.type === 'bridged') this.bridged(event.of, event.toServer, event.message, event.raw, event.headers);
     // A re-initialization reaches the capture as messages and upstreamOpened (the session sees to it).
   }

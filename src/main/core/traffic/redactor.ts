@@ -66,6 +66,11 @@ export class Redactor {
     return this.needles.length;
   }
 
+  /** The values of some sources (`store`, `token`), for checks of their own (the secret checks). */
+  valuesOf(...sources: string[]): SecretValue[] {
+    return sources.flatMap((source) => this.sources.get(source) ?? []);
+  }
+
   /** Text with every known secret masked. Returns the same string when nothing matched. */
   redact(text: string): string {
     let out = text;
@@ -177,11 +182,15 @@ export class Redactor {
  * (anywhere in the entry), and every string whose key is a secret name (an env var
  * `GITHUB_TOKEN`, a header `Authorization`, an OAuth `clientSecret`, or a name the config lists).
  */
+/** Patchbay's own settings of an entry whose names look like credentials' but whose values are words (`"secretCheck": "mask"`). */
+const OWN_SETTINGS = new Set(['secretCheck']);
+
 export function configuredSecretValues(serverId: string, configured: unknown, resolved: unknown, redactor: Redactor): SecretValue[] {
   const out: SecretValue[] = [];
   const walk = (before: unknown, after: unknown, path: string[]): void => {
     if (typeof after === 'string') {
       const key = path[path.length - 1] ?? '';
+      if (path.length === 1 && OWN_SETTINGS.has(key)) return;
       if (after !== before || redactor.isSecretName(key)) out.push({ label: [serverId, ...path].join('.'), value: after });
       return;
     }

@@ -221,6 +221,10 @@ export class Traffic implements SessionObserver {
         if (transport === 'sse') this.lifecycle(session, time, 'server connection fell back to the legacy HTTP+SSE transport (the server did not take Streamable HTTP)');
         return;
       }
+      case 'notice':
+        // What a check beside the path found (guard/secret-guard.ts): a line in the session's timeline.
+        this.lifecycle(session, time, this.redactor.redact(item.text ?? ''));
+        return;
       case 'wire': {
         // Bytes as written to the client, redacted as every message is (no seq: not an event).
         const detail = item.detail as WireDetail;

@@ -36,6 +36,8 @@ export interface UpstreamHttpExchange {
  *   upstream session (P17): the replayed `initialize` and `notifications/initialized` it sends
  *   (`sent`), the server's answer to that initialize, which goes no further (`answered`), and
  *   `opened` once the server took it (a new upstream session: a restart);
+ * - `notice`: a line for the session's timeline from a check beside the path (the secret checks,
+ *   guard/secret-guard.ts: which secret, where, and what was done);
  * - `bridged`: what a connection that bridges eras (modern-bridge-upstream.ts) sent the server or
  *   got from it in the server's era, on behalf of the client's request `of` — sent only while an
  *   observer listens (`onevent` set).
@@ -44,6 +46,7 @@ export type UpstreamEvent =
   | { type: 'stderr'; line: string }
   | { type: 'http'; exchange: UpstreamHttpExchange }
   | { type: 'transport'; transport: 'streamable-http' | 'sse' }
+  | { type: 'notice'; text: string }
   | { type: 'reinitialize'; step: 'sent'; message: JsonRpcMessage }
   | { type: 'reinitialize'; step: 'answered'; message: JsonRpcMessage; raw: string }
   | { type: 'reinitialize'; step: 'opened' }

@@ -1,0 +1,292 @@
+/**
+ * Secret checks on a server's traffic (docs/secret-checks.md): what a client sends in a
+ * `tools/call`'s or `prompts/get`'s arguments or a `resources/read`'s URI, and what the server
+ * answers to those, is checked for secrets (secret-finder.ts). Per server (`secretCheck`):
+ * - `warn` (the default): the message passes at once and is checked beside the path; a finding is
+ *   reported (the inspector's timeline, a notice in the UI, the audit trail);
+ * - `mask`: the message waits for its check, and what was found is replaced by `[secret:<name>]`;
+ * - `block`: the message waits for its check; a request that carries a secret is not sent (the
+ *   client gets an error naming the rule and where, never the secret), an answer that carries one
+ *   is replaced by such an error;
+ * - `off`: nothing is checked, and the connection is not wrapped at all.
+ *
+ * It wraps a server's upstream connections where the server runtime makes them — the server
+ * port's own seam — in both eras; the hub's spine is unchanged. Under `mask` and `block` the
+ * messages of a connection keep their order: while one is being checked, the ones after it wait.
+ */
+import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
+import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
+import type { UpstreamConnection } from '../upstream/upstream.js';
+import type { SecretFinder, SecretFinding } from './secret-finder.js';
+
+export type SecretCheckMode = 'off' | 'warn' | 'mask' | 'block';
+
+export interface GuardReport {
+  server: string;
+  direction: 'request' | 'result';
+  method: string;
+  /** The tool, prompt or resource the request names. */
+  target?: string;
+  /** The client token's client id (2026-07-28 requests carry it), when known. */
+  client?: string;
+  action: 'warned' | 'masked' | 'blocked';
+  findings: SecretFinding[];
+}
+
+export interface GuardDeps {
+  finder: SecretFinder;
+  report(report: GuardReport): void;
+  /** A check that failed (never expected): reported, and the message passes under `warn` or is refused under `block`. */
+  failed(server: string, err: Error): void;
+}
+
+/** A JSON-RPC error code of the implementation-defined server range: a policy of Patchbay's refused the message. */
+export const BLOCKED_CODE = -32001;
+
+const CHECKED: Readonly<Record<string, (params: Record<string, unknown>) => { value: unknown; where: string; target?: string }>> = {
+  'tools/call': (p) => ({ value: p.arguments ?? {}, where: 'arguments', ...name(p.name) }),
+  'prompts/get': (p) => ({ value: p.arguments ?? {}, where: 'arguments', ...name(p.name) }),
+  'resources/read': (p) => ({ value: p.uri, where: 'uri', ...name(p.uri) }),
+};
+
+function name(value: unknown): { target?: string } {
+  return typeof value === 'string' ? { target: value } : {};
+}
+
+/** The request's part to check, or undefined when its method is not checked. */
+function requestPart(message: JsonRpcMessage): { method: string; value: unknown; where: string; target?: string } | undefined {
+  const m = message as Partial<JsonRpcRequest>;
+  if (typeof m.method !== 'string' || m.id === undefined) return undefined;
+  const part = CHECKED[m.method];
+  return part ? { method: m.method, ...part(m.params ?? {}) } : undefined;
+}
+
+interface Pending {
+  method: string;
+  target?: string;
+}
+
+type Checked<T> = { kind: 'pass' } | { kind: 'replace'; value: T } | { kind: 'block'; error: string };
+
+/** Checks one message part under a mode: what to do with it. Reports what it found. */
+async function judge(mode: SecretCheckMode, deps: GuardDeps, base: Omit<GuardReport, 'action' | 'findings'>, value: unknown, where: string): Promise<Checked<unknown>> {
+  if (mode === 'mask') {
+    const { value: masked, findings } = await deps.finder.mask(value, where);
+    if (findings.length === 0) return { kind: 'pass' };
+    deps.report({ ...base, action: 'masked', findings });
+    return { kind: 'replace', value: masked };
+  }
+  const findings = await deps.finder.find(value, where);
+  if (findings.length === 0) return { kind: 'pass' };
+  deps.report({ ...base, action: mode === 'block' ? 'blocked' : 'warned', findings });
+  if (mode !== 'block') return { kind: 'pass' };
+  const f = findings[0]!;
+  const what = f.rule === 'stored-secret' ? 'a value of Patchbay\'s secret store' : `a credential (${f.label})`;
+  const more = findings.length > 1 ? ` and ${findings.length - 1} more` : '';
+  return base.direction === 'request'
+    ? { kind: 'block', error: `Patchbay blocked this request to server '${base.server}': ${f.where} carries ${what}${f.encoding === 'plain' ? '' : `, ${f.encoding}-encoded`} (rule ${f.rule})${more}. Nothing was sent. The server's secret check is set to "block".` }
+    : { kind: 'block', error: `Patchbay withheld server '${base.server}''s answer: ${f.where} carries ${what}${f.encoding === 'plain' ? '' : `, ${f.encoding}-encoded`} (rule ${f.rule})${more}. The server's secret check is set to "block".` };
+}
+
+function notice(report: Pick<GuardReport, 'direction' | 'method' | 'action'>, findings: readonly SecretFinding[]): string {
+  const list = findings.map((f) => `${f.rule === 'stored-secret' ? `secret ${f.label}` : f.label} at ${f.where}${f.encoding === 'plain' ? '' : ` (${f.encoding})`}`).join('; ');
+  return `secret check: ${report.method} ${report.direction === 'request' ? 'request' : 'answer'} ${report.action} — ${list}`;
+}
+
+/** A 2025 connection (a session's), checked. */
+export function guardConnection(inner: UpstreamConnection, server: string, mode: SecretCheckMode, deps: GuardDeps): UpstreamConnection {
+  return mode === 'off' ? inner : new GuardedConnection(inner, server, mode, deps);
+}
+
+class GuardedConnection implements UpstreamConnection {
+  onmessage: UpstreamConnection['onmessage'];
+  onclose: UpstreamConnection['onclose'];
+  private listener: UpstreamConnection['onevent'];
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  /** Under mask/block: the tail of each direction's chain of messages waiting for a check. */
+  private out: Promise<void> | undefined;
+  private in: Promise<void> | undefined;
+  pause?: () => void;
+  resume?: () => void;
+
+  constructor(
+    private readonly inner: UpstreamConnection,
+    private readonly server: string,
+    private readonly mode: SecretCheckMode,
+    private readonly deps: GuardDeps,
+  ) {
+    inner.onmessage = (message, raw, local) => this.fromServer(message, raw, local);
+    inner.onclose = (info) => this.onclose?.(info);
+    if (inner.pause) this.pause = () => inner.pause!();
+    if (inner.resume) this.resume = () => inner.resume!();
+  }
+
+  // Events reach the inner connection only while someone listens (a remote's HTTP records cost).
+  get onevent(): UpstreamConnection['onevent'] {
+    return this.listener;
+  }
+  set onevent(listener: UpstreamConnection['onevent']) {
+    this.listener = listener;
+    this.inner.onevent = listener;
+  }
+
+  get closed(): boolean {
+    return this.inner.closed;
+  }
+  get stderrTail(): string | undefined {
+    return this.inner.stderrTail;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  send(message: JsonRpcMessage, raw?: string): void {
+    const asked = requestPart(message);
+    const id = (message as { id?: JsonRpcId }).id;
+    if (asked && id !== undefined) this.pending.set(id, { method: asked.method, ...(asked.target !== undefined ? { target: asked.target } : {}) });
+    // Most requests carry nothing that could be a secret: known at once, and they go as they are.
+    const part = asked && this.deps.finder.mayContain(raw ?? JSON.stringify(asked.value)) ? asked : undefined;
+    if (this.mode === 'warn') {
+      this.inner.send(message, raw);
+      if (part) this.background('request', part.method, part.target, part.value, part.where);
+      return;
+    }
+    if (!part && this.out === undefined) return this.inner.send(message, raw);
+    this.out = this.after(this.out, async () => {
+      if (!part) return this.inner.send(message, raw);
+      const verdict = await this.check('request', part.method, part.target, part.value, part.where);
+      if (verdict.kind === 'pass') return this.inner.send(message, raw);
+      if (verdict.kind === 'block') {
+        this.pending.delete(id!);
+        const answer: JsonRpcResponse = { jsonrpc: '2.0', id: id!, error: { code: BLOCKED_CODE, message: verdict.error } };
+        return this.deliver(answer, JSON.stringify(answer), false);
+      }
+      const params = { ...(message as JsonRpcRequest).params, [part.where]: verdict.value };
+      this.inner.send({ ...(message as JsonRpcRequest), params } as JsonRpcMessage);
+    });
+  }
+
+  private fromServer(message: JsonRpcMessage, raw: string, local: boolean): void {
+    const id = (message as { id?: JsonRpcId }).id;
+    const answered = id !== undefined && 'result' in message ? this.pending.get(id) : undefined;
+    if (id !== undefined && ('result' in message || 'error' in message)) this.pending.delete(id);
+    const asked = answered && this.deps.finder.mayContain(raw) ? answered : undefined;
+    const result = (message as { result?: unknown }).result;
+    if (this.mode === 'warn') {
+      this.onmessage?.(message, raw, local);
+      if (asked) this.background('result', asked.method, asked.target, result, 'result');
+      return;
+    }
+    if (!asked) return this.deliver(message, raw, local);
+    this.in = this.after(this.in, async () => {
+      const verdict = await this.check('result', asked.method, asked.target, result, 'result');
+      if (verdict.kind === 'pass') return this.onmessage?.(message, raw, local);
+      const answer: JsonRpcResponse = verdict.kind === 'block' ? { jsonrpc: '2.0', id: id!, error: { code: BLOCKED_CODE, message: verdict.error } } : ({ ...message, result: verdict.value } as JsonRpcResponse);
+      this.onmessage?.(answer, JSON.stringify(answer), local);
+    });
+  }
+
+  /** Delivers now, or after what waits for a check (order kept). */
+  private deliver(message: JsonRpcMessage, raw: string, local: boolean): void {
+    if (this.in === undefined) return this.onmessage?.(message, raw, local);
+    this.in = this.after(this.in, async () => this.onmessage?.(message, raw, local));
+  }
+
+  /** Chains a step; the chain's tail is cleared when it is the last. */
+  private after(tail: Promise<void> | undefined, step: () => Promise<void> | void): Promise<void> {
+    const next: Promise<void> = (tail ?? Promise.resolve()).then(step).catch((err: Error) => this.deps.failed(this.server, err));
+    void next.then(() => {
+      if (this.out === next) this.out = undefined;
+      if (this.in === next) this.in = undefined;
+    });
+    return next;
+  }
+
+  private async check(direction: GuardReport['direction'], method: string, target: string | undefined, value: unknown, where: string): Promise<Checked<unknown>> {
+    const base = { server: this.server, direction, method, ...(target !== undefined ? { target } : {}) };
+    try {
+      return await judge(this.mode, this.reporting(), base, value, where);
+    } catch (err) {
+      this.deps.failed(this.server, err as Error);
+      return this.mode === 'block' ? { kind: 'block', error: `Patchbay could not check this ${direction === 'request' ? 'request' : 'answer'} for secrets, and server '${this.server}''s secret check is set to "block": ${(err as Error).message}` } : { kind: 'pass' };
+    }
+  }
+
+  private background(direction: GuardReport['direction'], method: string, target: string | undefined, value: unknown, where: string): void {
+    void this.check(direction, method, target, value, where);
+  }
+
+  /** The deps, with each report also told to this session's observers (the inspector's timeline). */
+  private reporting(): GuardDeps {
+    return {
+      ...this.deps,
+      report: (r) => {
+        this.deps.report(r);
+        this.listener?.({ type: 'notice', text: notice(r, r.findings) });
+      },
+    };
+  }
+}
+
+/** A server's 2026-07-28 upstream, checked: each call's request before it goes, its answer before it is given. */
+export function guardModern(inner: ModernUpstream, server: string, mode: SecretCheckMode, deps: GuardDeps): ModernUpstream {
+  if (mode === 'off') return inner;
+  return {
+    ...(inner.translates !== undefined ? { translates: inner.translates } : {}),
+    close: () => inner.close(),
+    call: (request, handlers) => modernCall(inner, server, mode, deps, request, handlers),
+  };
+}
+
+function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode, deps: GuardDeps, request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
+  const part = requestPart(request.message);
+  if (!part) return inner.call(request, handlers);
+  const clean = !deps.finder.mayContain(request.raw ?? JSON.stringify(part.value));
+  const base = { server, method: part.method, ...(part.target !== undefined ? { target: part.target } : {}), ...(request.client !== undefined ? { client: request.client } : {}) };
+  const reporting: GuardDeps = { ...deps, report: (r) => { deps.report(r); handlers.event?.({ type: 'notice', text: notice(r, r.findings) }); } };
+  const checkedHandlers: ModernCallHandlers = {
+    ...handlers,
+    response: (message, raw, info) => {
+      const result = (message as { result?: unknown }).result;
+      if (result === undefined || info.local || !deps.finder.mayContain(raw)) return handlers.response(message, raw, info);
+      const verdict = judge(mode, reporting, { ...base, direction: 'result' }, result, 'result').catch((err: Error) => {
+        deps.failed(server, err);
+        return mode === 'block' ? ({ kind: 'block', error: `Patchbay could not check this answer for secrets: ${err.message}` } as const) : ({ kind: 'pass' } as const);
+      });
+      if (mode === 'warn') {
+        handlers.response(message, raw, info);
+        return;
+      }
+      void verdict.then((v) => {
+        if (v.kind === 'pass') return handlers.response(message, raw, info);
+        const answer: JsonRpcResponse = v.kind === 'block' ? { jsonrpc: '2.0', id: message.id, error: { code: BLOCKED_CODE, message: v.error } } : ({ ...message, result: v.value } as JsonRpcResponse);
+        handlers.response(answer, JSON.stringify(answer), info);
+      });
+    },
+  };
+  if (clean) return inner.call(request, checkedHandlers);
+  const verdict = judge(mode, reporting, { ...base, direction: 'request' }, part.value, part.where).catch((err: Error) => {
+    deps.failed(server, err);
+    return mode === 'block' ? ({ kind: 'block', error: `Patchbay could not check this request for secrets: ${err.message}` } as const) : ({ kind: 'pass' } as const);
+  });
+  if (mode === 'warn') return inner.call(request, checkedHandlers);
+  // The call starts once its request is judged; a cancel before then ends it there.
+  let call: ModernCall | undefined;
+  let cancelled: string | undefined;
+  void verdict.then((v) => {
+    if (cancelled !== undefined) return;
+    if (v.kind === 'block') {
+      const answer: JsonRpcResponse = { jsonrpc: '2.0', id: request.message.id, error: { code: BLOCKED_CODE, message: v.error } };
+      return handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
+    }
+    const out = v.kind === 'pass' ? request : { ...request, raw: undefined, message: { ...request.message, params: { ...request.message.params, [part.where]: v.value } } };
+    call = inner.call(out, checkedHandlers);
+  });
+  return {
+    cancel: (reason) => {
+      if (call) call.cancel(reason);
+      else cancelled = reason;
+    },
+  };
+}
