@@ -314,7 +314,7 @@ async function startFixture() {
 /**
  * Starts `patchbay serve` with a temp PATCHBAY_HOME whose config runs the fixture over stdio,
  * and a profile of only the fixture, unprefixed.
- * @returns {Promise<{ url: string, profileUrl: string, child: import('node:child_process').ChildProcess, stderr: { text: string } }>}
+ * @returns {Promise<{ url: string, profileUrl: string, child: import('node:child_process').ChildProcess, stderr: { text: string }, secretFindings: { lines: string[] } }>}
  */
 async function startHub() {
   if (!existsSync(join(ROOT, 'dist', 'main', 'cli', 'main.js'))) {

@@ -75,6 +75,12 @@ export const ErrorCode = {
 export const HEADER_SESSION_ID = 'Mcp-Session-Id';
 export const HEADER_PROTOCOL_VERSION = 'Mcp-Protocol-Version';
 export const HEADER_METHOD = 'Mcp-Method';
+/**
+ * The product `patchbay relay` names itself by in its User-Agent, so the hub can say a session came
+ * through the relay (the audit trail's `relay`). A claim, like a clientInfo name: the token the
+ * request carries is what authenticates it.
+ */
+export const RELAY_USER_AGENT = 'patchbay-relay';
 export const HEADER_NAME = 'Mcp-Name';
 /** `Mcp-Param-{name}`: a tool parameter mirrored into a header (`x-mcp-header`). */
 export const HEADER_PARAM_PREFIX = 'Mcp-Param-';

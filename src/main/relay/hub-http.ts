@@ -8,6 +8,7 @@
  * closed before answering) from other failures.
  */
 import net, { type Socket } from 'node:net';
+import { RELAY_USER_AGENT } from '../../shared/protocol.js';
 import { HubResponse, ResponseParser } from './hub-response.js';
 
 export type { HubResponse } from './hub-response.js';
@@ -81,7 +82,8 @@ export function httpCall(call: HttpCall): Promise<HubResponse> {
 }
 
 function requestHead(call: HttpCall, target: Target): string {
-  let head = `${call.method} ${target.path} HTTP/1.1\r\nHost: ${target.authority}\r\n`;
+  // The User-Agent tells the hub a session came through the relay (its audit trail says `relay`).
+  let head = `${call.method} ${target.path} HTTP/1.1\r\nHost: ${target.authority}\r\nUser-Agent: ${RELAY_USER_AGENT}\r\n`;
   for (const name in call.headers) {
     const value = call.headers[name]!;
     // Values come from the hub (a session id), the token file, or a client's modern line (already

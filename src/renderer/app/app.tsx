@@ -16,6 +16,7 @@ const SessionsScreen = lazy(() => import('../screens/sessions/sessions-screen.js
 const ClientsScreen = lazy(() => import('../screens/clients/clients-screen.js').then((m) => ({ default: m.ClientsScreen })));
 const KeysScreen = lazy(() => import('../screens/keys/keys-screen.js').then((m) => ({ default: m.KeysScreen })));
 const ProfilesScreen = lazy(() => import('../screens/profiles/profiles-screen.js').then((m) => ({ default: m.ProfilesScreen })));
+const AuditScreen = lazy(() => import('../screens/audit/audit-screen.js').then((m) => ({ default: m.AuditScreen })));
 const SettingsScreen = lazy(() => import('../screens/settings/settings-screen.js').then((m) => ({ default: m.SettingsScreen })));
 
 export function App({ services }: { services: Services }) {
@@ -69,6 +70,7 @@ function Shell() {
             {route.screen === 'keys' && <KeysScreen />}
             {route.screen === 'sessions' && <SessionsScreen sessionId={route.sessionId} />}
             {route.screen === 'clients' && <ClientsScreen exportClient={route.exportClient} />}
+            {route.screen === 'audit' && <AuditScreen />}
             {route.screen === 'settings' && <SettingsScreen />}
           </Suspense>
         </main>

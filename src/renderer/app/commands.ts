@@ -132,6 +132,17 @@ export function dispatchEvent(services: Services, raw: AppEvent): void {
       stores.secrets.getState().secretsChanged(event.payload.names);
       void loadSecrets(services);
       return;
+    case 'secrets.found': {
+      // A secret check found a secret in a server's traffic (docs/secret-checks.md): names and places only.
+      const f = event.payload;
+      const what = f.findings.map((x) => `${x.rule === 'stored-secret' ? `secret ${x.label}` : x.label} at ${x.where}${x.encoding === 'plain' ? '' : ` (${x.encoding})`}`).join('; ');
+      const done = f.action === 'warned' ? 'passed it on (secret check: warn)' : f.action === 'masked' ? 'masked it' : 'blocked it';
+      stores.notices.getState().noticePosted(`Server ${f.server}: ${f.method}${f.target ? ` ${f.target}` : ''} ${f.direction === 'request' ? 'request' : 'answer'} carried ${what} — Patchbay ${done}`, {
+        tone: f.action === 'warned' ? 'error' : 'info',
+        href: `#/servers/${encodeURIComponent(f.server)}`,
+      });
+      return;
+    }
     case 'settings.tokenRotated':
       stores.app.getState().tokenRotated(event.payload.rotatedAt);
       return;

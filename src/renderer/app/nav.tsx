@@ -10,6 +10,7 @@ const ITEMS: Array<{ screen: Route['screen']; label: string; icon: IconName }> =
   { screen: 'profiles', label: 'Profiles', icon: 'profiles' },
   { screen: 'sessions', label: 'Sessions', icon: 'sessions' },
   { screen: 'clients', label: 'Clients', icon: 'clients' },
+  { screen: 'audit', label: 'Audit', icon: 'audit' },
   { screen: 'keys', label: 'Keys & logins', icon: 'keys' },
   { screen: 'settings', label: 'Settings', icon: 'settings' },
 ];

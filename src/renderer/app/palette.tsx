@@ -24,6 +24,7 @@ const SCREENS: PaletteItem[] = [
   { id: 's:profiles', label: 'Profiles', hint: 'screen', icon: 'profiles', href: href('profiles') },
   { id: 's:sessions', label: 'Sessions', hint: 'screen', icon: 'sessions', href: href('sessions') },
   { id: 's:clients', label: 'Clients', hint: 'screen', icon: 'clients', href: href('clients') },
+  { id: 's:audit', label: 'Audit trail', hint: 'screen', icon: 'audit', href: href('audit') },
   { id: 's:keys', label: 'Keys & logins', hint: 'screen', icon: 'keys', href: href('keys') },
   { id: 's:settings', label: 'Settings', hint: 'screen', icon: 'settings', href: href('settings') },
 ];

@@ -13,7 +13,9 @@ export type Route =
   | { screen: 'sessions'; sessionId?: string }
   /** `exportClient`: open that client's export at once (`#/clients/<id>/export`, the tray's "Export to Claude Desktop…"). */
   | { screen: 'clients'; exportClient?: string }
-  | { screen: 'settings' };
+  | { screen: 'settings' }
+  /** The audit trail (docs/audit.md). */
+  | { screen: 'audit' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(safeDecode);
@@ -30,6 +32,8 @@ export function parseRoute(hash: string): Route {
       return a && b === 'export' ? { screen: 'clients', exportClient: a } : { screen: 'clients' };
     case 'settings':
       return { screen: 'settings' };
+    case 'audit':
+      return { screen: 'audit' };
     case 'servers':
     default:
       if (a === 'new') return { screen: 'servers', mode: 'new' };

@@ -11,6 +11,7 @@ export const EVENT_CHANNELS = [
   'config.changed',
   'servers.status',
   'secrets.changed',
+  'secrets.found',
   'settings.tokenRotated',
   'settings.clientTokensChanged',
   'oauth.loginNeeded',

@@ -8,6 +8,8 @@ const PATHS: Record<string, ReactNode> = {
   servers: (<><rect x="2.5" y="2.5" width="11" height="4.5" rx="1.2" /><rect x="2.5" y="9" width="11" height="4.5" rx="1.2" /><path d="M5 4.75h.01M5 11.25h.01" /></>),
   sessions: (<><path d="M2 4h12M2 8h8M2 12h10" /></>),
   clients: (<><rect x="2" y="3" width="12" height="8" rx="1.2" /><path d="M6 14h4M8 11v3" /></>),
+  // A page with lines and a check: the audit trail.
+  audit: (<><path d="M4 1.8h6l2.5 2.5v9.9H4z" /><path d="M6 6h4M6 8.5h2.5" /><path d="m7 11.6 1.2 1.2 2.6-2.6" /></>),
   keys: (<><circle cx="5.5" cy="10.5" r="3" /><path d="M7.6 8.4 13.5 2.5M11 5l1.8 1.8" /></>),
   settings: (<><circle cx="8" cy="8" r="2.2" /><path d="M8 1.8v1.6M8 12.6v1.6M1.8 8h1.6M12.6 8h1.6M3.6 3.6l1.1 1.1M11.3 11.3l1.1 1.1M3.6 12.4l1.1-1.1M11.3 4.7l1.1-1.1" /></>),
   profiles: (<><circle cx="6" cy="6" r="2.5" /><path d="M1.8 13.5c.6-2.4 2.2-3.6 4.2-3.6s3.6 1.2 4.2 3.6M10.5 3.7a2.3 2.3 0 0 1 0 4.6M12 10.2c1.1.5 1.9 1.6 2.2 3.3" /></>),

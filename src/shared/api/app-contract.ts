@@ -4,6 +4,7 @@
  * exact shape is `PatchbayBridge` below — so a call cannot exist on one side and not the other.
  */
 import type { ApiEvent, ApiResult, CallInput, CallName, CallOutput } from './contract.js';
+import { auditContract } from './audit-contract.js';
 import { clientsContract } from './clients-contract.js';
 import { hubContract } from './hub-contract.js';
 import { oauthContract } from './oauth-contract.js';
@@ -26,6 +27,7 @@ export const appContract = {
   ...playgroundContract,
   ...profilesContract,
   ...telemetryContract,
+  ...auditContract,
 } as const;
 
 export type AppContract = typeof appContract;

@@ -27,10 +27,11 @@ export const auditCommand: CliCommand = {
   summary: 'What clients did through the hub (the audit trail), or `verify` its hash chain',
   details: [
     'One line per request a client made through the hub: time (UTC), who (token:<client> for a client',
-    'token, ui for the Patchbay UI, hub-token:<client name> otherwise), the server or @profile, the',
-    'method and tool, prompt or resource, and the outcome — never arguments or results. Each line',
-    'carries the hash of the one before it: `patchbay audit verify` says whether any line was edited,',
-    'removed or moved, and which. Files: <data dir>/audit/audit.jsonl (older ones audit.1.jsonl, …).',
+    'token, relay for patchbay relay, ui for the Patchbay UI, hub-token:<client name> otherwise), the',
+    'server or @profile, the method and tool, prompt or resource, and the outcome — never arguments or',
+    'results. Each line carries the hash of the one before it: `patchbay audit verify` says whether',
+    'any line was edited, removed or moved, and which. Files: <data dir>/audit/audit.jsonl (older',
+    'ones audit.1.jsonl, …).',
     'Off with "audit": {"enabled": false} in config.json.',
   ].join('\n'),
   options: [

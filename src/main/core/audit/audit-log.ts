@@ -22,8 +22,14 @@ export interface AuditEvent {
   t: string;
   /** `call` (a client's request), `approve` (a changed tool approved), `policy` (a decision: a blocked secret, a denied host). */
   kind: 'call' | 'approve' | 'policy';
-  /** Who: `token:<label>` (a client token), `ui` (the Patchbay UI), or the client's own name with the hub token (`hub-token:<name>`). */
+  /**
+   * Who: `token:<label>` (a client token), `relay` or `relay/token:<label>` (`patchbay relay`, with
+   * the hub token or a client token), `ui` (the Patchbay UI's playground), `api` (an approval made
+   * through the API), or the client's own name with the hub token (`hub-token:<name>`).
+   */
   client: string;
+  /** The client as it names itself (its clientInfo), when that is not already in `client`. */
+  name?: string;
   /** The server id, or `@profile`. */
   server: string;
   method?: string;
@@ -154,6 +160,8 @@ async function readLines(file: string): Promise<string[]> {
 export interface VerifyResult {
   ok: boolean;
   lines: number;
+  /** How many files of the trail were read (the rotated ones and the current one, when they exist). */
+  files: number;
   /** The first broken place: the file and 1-based line, and what is wrong. */
   problem?: { file: string; line: number; message: string };
 }
@@ -169,8 +177,10 @@ export async function verifyAudit(dir: string): Promise<VerifyResult> {
   let seq: number | undefined;
   let before: { file: string; line: number } | undefined;
   let count = 0;
+  let read = 0;
   for (const [index, f] of files.entries()) {
     const lines = await readLines(f);
+    if (lines.length > 0) read++;
     for (let i = 0; i < lines.length; i++) {
       const text = lines[i]!;
       const at = { file: f, line: i + 1 };
@@ -178,23 +188,23 @@ export async function verifyAudit(dir: string): Promise<VerifyResult> {
       try {
         parsed = JSON.parse(text) as Partial<AuditLine>;
       } catch {
-        return { ok: false, lines: count, problem: { ...at, message: 'not a JSON line: it was edited' } };
+        return { ok: false, lines: count, files: read, problem: { ...at, message: 'not a JSON line: it was edited' } };
       }
       if (prev === undefined || seq === undefined || before === undefined) {
         // The first line of all starts the chain, unless older files were deleted by hand (a later rotated file is the oldest left).
         const midway = index < files.length - 1 && !path.basename(f).startsWith('audit.1.');
-        if (parsed.prev !== GENESIS && !midway) return { ok: false, lines: count, problem: { ...at, message: `it does not start the chain (seq ${parsed.seq ?? '?'}): the line(s) before it were removed` } };
-        if (parsed.prev === GENESIS && parsed.seq !== 1) return { ok: false, lines: count, problem: { ...at, message: `it starts the chain with seq ${parsed.seq ?? '?'}, not 1: it was edited` } };
+        if (parsed.prev !== GENESIS && !midway) return { ok: false, lines: count, files: read, problem: { ...at, message: `it does not start the chain (seq ${parsed.seq ?? '?'}): the line(s) before it were removed` } };
+        if (parsed.prev === GENESIS && parsed.seq !== 1) return { ok: false, lines: count, files: read, problem: { ...at, message: `it starts the chain with seq ${parsed.seq ?? '?'}, not 1: it was edited` } };
       } else if (typeof parsed.seq !== 'number' || parsed.seq <= seq) {
-        return { ok: false, lines: count, problem: { ...at, message: `seq ${parsed.seq ?? '?'} after ${seq}: lines were moved or repeated` } };
+        return { ok: false, lines: count, files: read, problem: { ...at, message: `seq ${parsed.seq ?? '?'} after ${seq}: lines were moved or repeated` } };
       } else if (parsed.seq > seq + 1) {
         const expected = seq + 1;
         const later = lines.findIndex((l, j) => j > i && l.includes(`"seq":${expected},`));
-        if (later !== -1) return { ok: false, lines: count, problem: { ...at, message: `lines were moved: seq ${parsed.seq} stands where seq ${expected} belongs (seq ${expected} is at line ${later + 1})` } };
-        return { ok: false, lines: count, problem: { ...at, message: `${parsed.seq - expected} line(s) missing before it (seq ${expected}–${parsed.seq - 1})` } };
+        if (later !== -1) return { ok: false, lines: count, files: read, problem: { ...at, message: `lines were moved: seq ${parsed.seq} stands where seq ${expected} belongs (seq ${expected} is at line ${later + 1})` } };
+        return { ok: false, lines: count, files: read, problem: { ...at, message: `${parsed.seq - expected} line(s) missing before it (seq ${expected}–${parsed.seq - 1})` } };
       } else if (parsed.prev !== prev) {
         // Consecutive, yet the chain breaks: the line before this one is not what was written.
-        return { ok: false, lines: count, problem: { ...before, message: `it was edited: the next line recorded another hash of it (seq ${seq})` } };
+        return { ok: false, lines: count, files: read, problem: { ...before, message: `it was edited: the next line recorded another hash of it (seq ${seq})` } };
       }
       prev = lineHash(text);
       seq = parsed.seq;
@@ -202,5 +212,5 @@ export async function verifyAudit(dir: string): Promise<VerifyResult> {
       count++;
     }
   }
-  return { ok: true, lines: count };
+  return { ok: true, lines: count, files: read };
 }

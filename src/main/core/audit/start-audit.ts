@@ -9,20 +9,29 @@ import { auditEventOf } from './audit-entry.js';
 import { AuditLog, type AuditEvent } from './audit-log.js';
 
 export interface RunningAudit {
+  /** The trail's folder. */
+  readonly dir: string;
+  /** Whether lines are being recorded (config `audit.enabled`, and capture not turned off). */
+  readonly enabled: boolean;
   /** A line of another kind than a client's call: an approval, a policy decision. */
   record(event: AuditEvent): void;
+  /** Writes the lines still waiting for the next batch (a reader then sees every line made so far). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startAudit(o: { dir: string; traffic: Traffic; enabled: boolean; logger: Logger }): Promise<RunningAudit> {
-  if (!o.enabled) return { record: () => undefined, close: async () => undefined };
+  if (!o.enabled) return { dir: o.dir, enabled: false, record: () => undefined, flush: async () => undefined, close: async () => undefined };
   const log = await AuditLog.open(o.dir, o.logger);
   const off = o.traffic.onExchange((x) => {
     const event = auditEventOf(x);
     if (event !== undefined) log.append(event);
   });
   return {
+    dir: o.dir,
+    enabled: true,
     record: (event) => log.append(event),
+    flush: () => log.flush(),
     close: async () => {
       off();
       await log.close();

@@ -339,6 +339,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       // The exporter's own word: running, failed to start (why), or not started (settings read at start).
       state: () => engineTelemetry.state(),
     },
+    audit,
   });
   status.start();
   const offTokens = clientTokens.onChange(() => api.emit(settingsContract, 'settings.clientTokensChanged', { changedAt: new Date().toISOString() }));

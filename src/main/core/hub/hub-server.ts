@@ -116,8 +116,8 @@ export class Hub {
       intake,
       version: options.version,
       replyHoldMs: options.replyHoldMs ?? DEFAULT_REPLY_HOLD_MS,
-      newSession: (id, runtime, principal, client) => {
-        const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal, client));
+      newSession: (id, runtime, principal, client, via) => {
+        const session = new Session(id, runtime.id, this.sessionHost(runtime, 'streamable-http', principal, client, via));
         this.outsideTable.add(session);
         return session;
       },
@@ -283,9 +283,10 @@ export class Hub {
   /**
    * `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `hub` or
    * `playground` for local sessions. `principal`: the client token's label, when one opened it;
-   * `client`: that token's client id (a profile lends it to its on-demand tools through the reach).
+   * `client`: that token's client id (a profile lends it to its on-demand tools through the reach);
+   * `via`: `relay` when `patchbay relay` opened it (principal.ts `viaOf`).
    */
-  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string, client?: string): SessionHost {
+  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string, client?: string, via?: 'relay'): SessionHost {
     const observer = this.options.observer;
     return {
       watch: (session) =>
@@ -296,6 +297,7 @@ export class Hub {
           upstreamTransport: server.transportLabel,
           debug: clientTransport === 'hub',
           ...(principal !== undefined ? { principal } : {}),
+          ...(via !== undefined ? { via } : {}),
           ...(session.id !== '' ? { mcpSessionId: session.id } : {}),
         }),
       connect: (session) => server.connect(this.reach(server, session, client)),

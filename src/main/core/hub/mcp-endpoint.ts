@@ -16,7 +16,7 @@ import { replySink, sseSink } from './http-sink.js';
 import { header, type Intake } from './intake.js';
 import { classifyPost } from './modern-classify.js';
 import { handleModernPost, type ModernContext } from './modern-endpoint.js';
-import { principalClientOf, principalOf } from './principal.js';
+import { principalClientOf, principalOf, viaOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import { parseEventId } from './sse-stream.js';
@@ -25,7 +25,7 @@ export interface EndpointContext {
   /** The checks every door shares: server lookup, body, batch rules, ids, room for a session. */
   intake: Intake;
   /** A new session, outside the table (its deadlines are ticked) until `register`ed; `principal`: see principal.ts. */
-  newSession(id: string, runtime: ServerPort, principal?: string, client?: string): Session;
+  newSession(id: string, runtime: ServerPort, principal?: string, client?: string, via?: 'relay'): Session;
   /** Puts an initialized session into the table, where clients can reach it by id. */
   register(session: Session): void;
   version: string;
@@ -156,7 +156,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
   }
   if (!ctx.intake.roomForSession(res, cors)) return;
   const stateless = runtime.stateless;
-  const session = ctx.newSession(stateless ? '' : ctx.intake.mintSessionId(), runtime, principalOf(req), principalClientOf(req));
+  const session = ctx.newSession(stateless ? '' : ctx.intake.mintSessionId(), runtime, principalOf(req), principalClientOf(req), viaOf(req));
   // A client that gives up while the server starts takes the session (and its child) with it.
   const abandoned = (): void => void session.close();
   res.once('close', abandoned);
@@ -175,7 +175,7 @@ async function initialize(req: IncomingMessage, res: ServerResponse, runtime: Se
 
 /** Stateless servers (P19): a fresh child per request, initialized by the hub, stopped after. */
 async function statelessPost(req: IncomingMessage, res: ServerResponse, runtime: ServerPort, ctx: EndpointContext, messages: JsonRpcMessage[], raws: Array<string | undefined>, batch: boolean, cors: Record<string, string>): Promise<void> {
-  const session = ctx.newSession('', runtime, principalOf(req), principalClientOf(req));
+  const session = ctx.newSession('', runtime, principalOf(req), principalClientOf(req), viaOf(req));
   session.setInitializeRequest({
     jsonrpc: '2.0',
     id: 'patchbay-stateless-init',

@@ -43,16 +43,16 @@ export class ModernClients {
     private readonly idleMs: number,
   ) {}
 
-  /** The group of a request's client on a server (opened when new); `principal`: the client token's label (principal.ts). */
-  watchFor(server: ServerPort, params: unknown, principal?: string): ModernWatch {
+  /** The group of a request's client on a server (opened when new); `principal`: the client token's label, `via`: `relay` (principal.ts). */
+  watchFor(server: ServerPort, params: unknown, principal?: string, via?: 'relay'): ModernWatch {
     const info = metaOf(params)?.[META.clientInfo] as { name?: unknown; version?: unknown } | undefined;
     const client = typeof info?.name === 'string' ? `${info.name}@${typeof info.version === 'string' ? info.version : ''}` : '(anonymous)';
     // Two clients that give the same clientInfo but hold different client tokens are two timelines.
-    const id = `${server.id}\u0000${client}\u0000${principal ?? ''}`;
+    const id = `${server.id}\u0000${client}\u0000${principal ?? ''}\u0000${via ?? ''}`;
     let group = this.groups.get(id);
     if (!group) {
       const key = {};
-      const watch = this.observer?.sessionOpened({ key, serverId: server.id, clientTransport: 'streamable-http', upstreamTransport: server.transportLabel, debug: false, era: 'modern', ...(principal !== undefined ? { principal } : {}) });
+      const watch = this.observer?.sessionOpened({ key, serverId: server.id, clientTransport: 'streamable-http', upstreamTransport: server.transportLabel, debug: false, era: 'modern', ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}) });
       group = { key, watch, inFlight: 0, lastActivity: Date.now(), answered: false };
       this.groups.set(id, group);
     }

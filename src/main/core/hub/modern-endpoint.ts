@@ -15,7 +15,7 @@ import { header } from './intake.js';
 import { ModernCallRun, type ModernCallContext } from './modern-call.js';
 import type { ModernClients } from './modern-clients.js';
 import { ModernReply, statusForError } from './modern-reply.js';
-import { principalClientOf, principalOf } from './principal.js';
+import { principalClientOf, principalOf, viaOf } from './principal.js';
 import type { ServerPort } from './server-port.js';
 
 export interface ModernContext extends ModernCallContext {
@@ -60,6 +60,6 @@ export async function handleModernPost(
       return;
     }
   }
-  const client = ctx.clients.watchFor(server, request.params, principalOf(req));
+  const client = ctx.clients.watchFor(server, request.params, principalOf(req), viaOf(req));
   await new ModernCallRun(ctx, server, request, raw, modernHeaders(req), reply, client, principalClientOf(req)).start(req);
 }

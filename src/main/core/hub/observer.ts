@@ -71,6 +71,8 @@ export interface ObservedSession {
   readonly profile?: { readonly id: string; readonly parent: object | undefined };
   /** The session's `Mcp-Session-Id` (a 2025 session an HTTP client reaches by it); absent otherwise. */
   readonly mcpSessionId?: string;
+  /** `relay`: the client came through `patchbay relay` (its User-Agent says so: principal.ts `viaOf`). */
+  readonly via?: 'relay';
 }
 
 /** The calls a session makes to its observers. All optional. */

@@ -24,6 +24,8 @@ export interface ExchangeSession {
   era: CaptureEra;
   /** The client token's label that authenticated the session; absent for the hub token. */
   principal?: string;
+  /** `relay`: the client came through `patchbay relay` (hub/observer.ts). */
+  via?: 'relay';
   /**
    * A session a profile opened to one of its members: the profile's id (`@work`, `''` for the
    * default one) and, when it was observed, the id of the client's session it serves.

@@ -23,6 +23,8 @@ export interface SessionIdentity {
   startedAt: number;
   /** The client token's label, when one opened the session (hub/observer.ts). */
   principal?: string;
+  /** `relay`: the client came through `patchbay relay` (hub/observer.ts). */
+  via?: 'relay';
   /** Its `Mcp-Session-Id`, when it has one (hub/observer.ts). */
   mcpSessionId?: string;
 }
@@ -95,6 +97,7 @@ export class TrafficSession {
     if (view === undefined || view.upstreamTransport !== identity.upstreamTransport) {
       view = { id: identity.id, serverId: identity.server, clientTransport: identity.clientTransport, upstreamTransport: identity.upstreamTransport, debug: identity.debug, era: identity.era ?? 'legacy' };
       if (identity.principal !== undefined) view.principal = identity.principal;
+      if (identity.via !== undefined) view.via = identity.via;
       if (identity.mcpSessionId !== undefined) view.mcpSessionId = identity.mcpSessionId;
       if (this.profile !== undefined) view.profile = this.profile.parentSession === undefined ? { id: this.profile.id } : { id: this.profile.id, parentSession: this.profile.parentSession };
       this.view = Object.freeze(view);

@@ -123,6 +123,7 @@ export class Traffic implements SessionObserver {
         debug: session.debug,
         era: session.era ?? 'legacy',
         ...(session.principal !== undefined ? { principal: session.principal } : {}),
+        ...(session.via !== undefined ? { via: session.via } : {}),
         ...(session.mcpSessionId !== undefined ? { mcpSessionId: session.mcpSessionId } : {}),
         ...(profile !== undefined ? { profile } : {}),
       },
@@ -168,7 +169,7 @@ export class Traffic implements SessionObserver {
     if (session) return session;
     const info = item.tap.info;
     session = new TrafficSession(
-      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, era: info.era, startedAt: time, ...(info.principal !== undefined ? { principal: info.principal } : {}), ...(info.mcpSessionId !== undefined ? { mcpSessionId: info.mcpSessionId } : {}) },
+      { id: info.id, server: info.serverId, clientTransport: info.clientTransport, upstreamTransport: info.upstreamTransport, debug: info.debug, era: info.era, startedAt: time, ...(info.principal !== undefined ? { principal: info.principal } : {}), ...(info.via !== undefined ? { via: info.via } : {}), ...(info.mcpSessionId !== undefined ? { mcpSessionId: info.mcpSessionId } : {}) },
       info.profile,
       this.limits.maxExchangesPerSession,
       (text) => this.redactor.redact(text),
