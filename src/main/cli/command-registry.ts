@@ -16,6 +16,7 @@ import { sessionsCommand } from './commands/sessions.js';
 import { tailCommand } from './commands/tail.js';
 import { tokensCommand } from './commands/tokens.js';
 import { auditCommand } from './commands/audit.js';
+import { addCommand, outdatedCommand, searchCommand, updateCommand } from './commands/catalog.js';
 
 export const commands: readonly CliCommand[] = [
   serveCommand,
@@ -24,6 +25,10 @@ export const commands: readonly CliCommand[] = [
   configCommand,
   clientsCommand,
   profilesCommand,
+  searchCommand,
+  addCommand,
+  outdatedCommand,
+  updateCommand,
   exportCommand,
   importCommand,
   doctorCommand,

@@ -30,6 +30,8 @@ export interface CliPositional {
   name: string;
   description: string;
   optional?: boolean;
+  /** The last positional only: takes every argument left (`WORDS...`). */
+  variadic?: boolean;
 }
 
 export interface CliExample {

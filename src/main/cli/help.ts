@@ -120,7 +120,7 @@ function optionsSummary(command: CliCommand): string {
 }
 
 function positionalsSummary(command: CliCommand): string {
-  return (command.positionals ?? []).map((p) => (p.optional ? `[${p.name}]` : p.name)).join(' ');
+  return (command.positionals ?? []).map((p) => (p.optional ? `[${p.name}${p.variadic ? '...' : ''}]` : `${p.name}${p.variadic ? '...' : ''}`)).join(' ');
 }
 
 function optionRows(options: readonly CliOption[]): Array<[string, string]> {

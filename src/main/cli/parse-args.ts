@@ -37,7 +37,7 @@ export function parseCommandArgs(
     const missing = required.slice(positionals.length).map((p) => p.name);
     throw new UsageError(`missing ${missing.join(' and ')}`, commandPath);
   }
-  if (positionals.length > declared.length) {
+  if (positionals.length > declared.length && declared.at(-1)?.variadic !== true) {
     const extra = positionals.length - declared.length;
     throw new UsageError(
       command.extraArgsMessage ??

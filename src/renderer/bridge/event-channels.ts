@@ -20,6 +20,7 @@ export const EVENT_CHANNELS = [
   'playground.serverMessage',
   'playground.closed',
   'profiles.changed',
+  'catalog.changed',
 ] as const satisfies ReadonlyArray<EventName<AppContract>>;
 
 type Missing = Exclude<EventName<AppContract>, (typeof EVENT_CHANNELS)[number]>;

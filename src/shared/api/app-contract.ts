@@ -5,6 +5,7 @@
  */
 import type { ApiEvent, ApiResult, CallInput, CallName, CallOutput } from './contract.js';
 import { auditContract } from './audit-contract.js';
+import { catalogContract } from './catalog-contract.js';
 import { clientsContract } from './clients-contract.js';
 import { hubContract } from './hub-contract.js';
 import { oauthContract } from './oauth-contract.js';
@@ -28,6 +29,7 @@ export const appContract = {
   ...profilesContract,
   ...telemetryContract,
   ...auditContract,
+  ...catalogContract,
 } as const;
 
 export type AppContract = typeof appContract;

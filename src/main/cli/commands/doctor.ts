@@ -2,7 +2,9 @@
 import { loadClients, type DoctorCheck, type DoctorReport } from '../../core/index.js';
 import { EXIT_FAILURE, EXIT_OK, type CliCommand, type CommandContext } from '../command.js';
 import { CONFIG_OPTION, DATA_DIR_OPTION } from '../locations.js';
+import type { CatalogOutdated } from '../../../shared/api/catalog-contract.js';
 import { JSON_OPTION, openClients } from './clients.js';
+import { connectHub } from './sessions.js';
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',
@@ -28,6 +30,11 @@ const MARK: Record<DoctorCheck['status'], string> = { ok: 'ok  ', info: 'info', 
 async function doctorRun(ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   const clients = await openClients(ctx);
+  // Outdated servers: the running hub's cached registry copy (never fetched for the doctor); no hub, no line.
+  clients.doctor.outdated = async () => {
+    const hub = await connectHub(ctx).catch(() => undefined);
+    return hub ? (await hub.call<CatalogOutdated>('catalog.outdated', {})).servers : undefined;
+  };
   const { runDoctor, applyFix, ClientsError } = await loadClients();
   try {
     let report = await runDoctor(clients.doctor);

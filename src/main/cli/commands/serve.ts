@@ -22,6 +22,8 @@ export const serveCommand: CliCommand = {
     '(not with --no-login-link or --log-format json: then log in on the page with the hub token).',
     'Behind a load balancer, as one of several replicas: --replica-id, --log-format json, the hub',
     'token and secrets from mounted files or the environment, and hub.allowedHosts (docs/deploy.md).',
+    'Environment: PATCHBAY_REGISTRY_URL replaces the catalog\'s registries (config `registries`) with',
+    'that one MCP registry URL (docs/catalog.md).',
   ].join('\n'),
   options: [
     CONFIG_OPTION,

@@ -34,6 +34,8 @@ export interface ClientsRuntimeOptions {
   loginPath?: () => Promise<string | undefined>;
   /** PATH a desktop-launched client sees; default per platform. */
   desktopPath?: string;
+  /** The doctor's outdated servers (the engine's catalog, from its cached copy). */
+  outdated?: DoctorDeps['outdated'];
 }
 
 export interface ClientsRuntime {
@@ -82,6 +84,7 @@ export function createClientsRuntime(options: ClientsRuntimeOptions): ClientsRun
       const running = await runningHub(paths.discoveryFile);
       return running && (await erasFromHub(running.url, paths.tokenFile));
     },
+    ...(options.outdated ? { outdated: options.outdated } : {}),
   };
   return { service, doctor };
 }

@@ -52,6 +52,18 @@ export interface DoctorDeps {
   desktopPath: string;
   /** The protocol era of each server as the running hub knows it (undefined: no hub to ask). */
   serverEras?(): Promise<Record<string, ServerEra | undefined> | undefined>;
+  /**
+   * Servers installed from a registry whose cached copy has a newer version (docs/catalog.md),
+   * never fetched for the doctor; injected, since clients do not import the catalog. Undefined: unknown.
+   */
+  outdated?(): Promise<ReadonlyArray<OutdatedServer> | undefined>;
+}
+
+export interface OutdatedServer {
+  serverId: string;
+  name: string;
+  installed: string;
+  latest: string;
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43,}$/;
@@ -64,11 +76,24 @@ export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
   checks.push(await hubCheck(deps));
   checks.push(...(await serverCommandChecks(deps)));
   checks.push(...(await serverEraChecks(deps)));
+  checks.push(...(await outdatedChecks(deps)));
   checks.push(...(await sandboxChecks(deps)));
   checks.push(...(await clientChecks(deps)));
   const counts: Record<CheckStatus, number> = { ok: 0, info: 0, warn: 0, error: 0 };
   for (const check of checks) counts[check.status]++;
   return { checks, counts };
+}
+
+/** One line per server with a newer version in its registry (from the cached copy: no network). */
+async function outdatedChecks(deps: DoctorDeps): Promise<DoctorCheck[]> {
+  const outdated = await deps.outdated?.().catch(() => undefined);
+  return (outdated ?? []).map((o) => ({
+    id: `server-outdated:${o.serverId}`,
+    area: 'servers' as const,
+    status: 'info' as const,
+    title: `${o.serverId}: ${o.name} ${o.latest} is available (installed: ${o.installed})`,
+    hint: `patchbay update ${o.serverId}`,
+  }));
 }
 
 function configChecks(deps: DoctorDeps): DoctorCheck[] {

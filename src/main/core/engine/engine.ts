@@ -54,6 +54,7 @@ import { createRemoteFetch } from '../upstream/remote-fetch.js';
 import { sandboxWrapper } from '../sandbox/sandbox-spawn.js';
 import { startAudit } from '../audit/start-audit.js';
 import { registerApi } from './register-api.js';
+import { startCatalog, type CatalogEngineOptions } from './engine-catalog.js';
 import type { StartAtLogin } from './settings-api.js';
 
 export interface EngineOptions {
@@ -98,6 +99,8 @@ export interface EngineOptions {
    * discovery file, the inspector's history), which replicas must not share.
    */
   replicaId?: string;
+  /** The catalog (docs/catalog.md): tests give their own registry copies or the PATH runtimes are looked for on. */
+  catalog?: CatalogEngineOptions;
 }
 
 export interface RunningEngine {
@@ -197,6 +200,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   pins.onApproved((profile, approved) => {
     for (const a of approved) audit.record({ t: new Date().toISOString(), kind: 'approve', client: 'api', server: `@${profile}`, target: `${a.server}/${a.tool}`, outcome: 'approved' });
   });
+  const catalog = startCatalog({ dataDir: options.dataDir, config, secrets, pins, api, logger: log, ...(options.catalog ? { options: options.catalog } : {}) });
   const profiles = new ProfileRegistry(config.get(), { server: (id) => registry.get(id), pins, version: PATCHBAY_VERSION, logger: log });
 
   // The tracker observes the hub's sessions and counts them: it is only asked once the hub runs.
@@ -327,10 +331,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       secrets,
       tokens: clientTokens,
       engine: { port, url, serverEras: () => Object.fromEntries(status.all().map((s) => [s.id, s.era])) },
+      outdated: catalog.outdated,
       ...(options.clients ?? {}),
     },
     playground: { openSession: (id) => hub.openLocalSession(id, 'playground'), captureIdOf: (key) => inspection.inspector.captureIdOf(key), version: PATCHBAY_VERSION },
     profiles: { config, profiles, pins, baseUrl: url, sessionCounts: () => hub.sessionCounts(), version: PATCHBAY_VERSION },
+    catalog: catalog.deps,
     telemetry: {
       config,
       secrets,
@@ -379,6 +385,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await clientTokens.close();
         await profiles.close();
         await registry.close();
+        await catalog.close();
         await pins.flush();
         await inspection.close();
         await capture.close();

@@ -1,11 +1,12 @@
 /**
  * The one place every API domain is registered (src/shared/api/*-contract.ts): hub, servers,
- * secrets, settings, inspector, OAuth, clients, playground, profiles, telemetry, audit. Each domain's
+ * secrets, settings, inspector, OAuth, clients, playground, profiles, telemetry, audit, catalog. Each domain's
  * handlers are built in its own folder (a factory returning `Handlers<contract>`); only this file
  * calls `api.register`. The bridges (HTTP `/api`, Electron IPC) then serve whatever is registered
  * here.
  */
 import { auditContract } from '../../../shared/api/audit-contract.js';
+import { catalogContract } from '../../../shared/api/catalog-contract.js';
 import { clientsContract } from '../../../shared/api/clients-contract.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { inspectorContract } from '../../../shared/api/inspector-contract.js';
@@ -19,6 +20,7 @@ import { telemetryContract } from '../../../shared/api/telemetry-contract.js';
 import type { ApiRegistry } from '../api/api-registry.js';
 import { lazyHandlers } from '../api/lazy-handlers.js';
 import { auditHandlers, type AuditApiDeps } from '../audit/audit-api.js';
+import { catalogHandlers, type CatalogApiDeps } from '../catalog/catalog-api.js';
 import type { ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Hub } from '../hub/hub-server.js';
@@ -51,6 +53,7 @@ export interface ApiDomains {
   telemetry: TelemetrySettingsDeps;
   /** The running hub's audit trail (docs/audit.md). */
   audit: AuditApiDeps;
+  catalog: Omit<CatalogApiDeps, 'api'>;
 }
 
 export function registerApi(api: ApiRegistry, domains: ApiDomains): void {
@@ -72,4 +75,5 @@ export function registerApi(api: ApiRegistry, domains: ApiDomains): void {
   api.register(profilesContract, profilesHandlers(domains.profiles, api));
   api.register(telemetryContract, telemetryHandlers(domains.telemetry));
   api.register(auditContract, auditHandlers(domains.audit));
+  api.register(catalogContract, catalogHandlers({ ...domains.catalog, api }));
 }

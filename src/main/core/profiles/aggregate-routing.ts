@@ -105,7 +105,10 @@ async function routeNamed(message: JsonRpcRequest, raw: string | undefined, ctx:
     return {
       kind: 'error',
       code: INVALID_PARAMS,
-      message: `Tool ${name} is held back: server '${entry.server}' changed its definition since it was approved. Review the change and approve it in Patchbay (${ctx.holdHint(entry.server, entry.item.name)}).`,
+      message:
+        'status' in entry && entry.status === 'pending'
+          ? `Tool ${name} is held back: server '${entry.server}' was just installed or updated and its tools wait for approval. Review them and approve them in Patchbay (${ctx.holdHint(entry.server, entry.item.name)}).`
+          : `Tool ${name} is held back: server '${entry.server}' changed its definition since it was approved. Review the change and approve it in Patchbay (${ctx.holdHint(entry.server, entry.item.name)}).`,
       data: { server: entry.server, tool: entry.item.name, held: true },
     };
   }

@@ -102,7 +102,8 @@ export async function profileView(port: ProfilePort, summary: ProfileSummary, re
           ...(typeof e.item.description === 'string' ? { description: e.item.description } : {}),
           enabled: e.enabled,
           ...(member.tools.deniedBy(e.item.name) ? { deniedBy: member.tools.deniedBy(e.item.name)! } : {}),
-          ...(e.status ? { pin: e.status } : {}),
+          // A pending tool shows as changed (a change from nothing), approved the same way.
+          ...(e.status ? { pin: e.status === 'pending' ? 'changed' : e.status } : {}),
           held: e.held,
           ...(e.appOnly ? { appOnly: true } : {}),
           tokens: meter.tokens(toolCostText(e.item, e.exposed)),

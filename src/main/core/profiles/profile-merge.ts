@@ -94,7 +94,8 @@ export function mergeTools(profile: ResolvedProfile, lists: readonly MemberLists
       const exposed = names.get(itemKey(l.member.server, tool.name))!;
       const enabled = l.member.tools.allows(tool.name);
       const status = enabled && pins ? pins.check(profile.name, l.member.server, tool, toolDigest(tool)) : undefined;
-      const held = status === 'changed' && holdsChanged(profile, l.member);
+      // A pending tool (its server just installed from the catalog) is held whatever the profile's setting.
+      const held = status === 'pending' || (status === 'changed' && holdsChanged(profile, l.member));
       const appOnly = isAppOnly(tool);
       const entry: ToolEntry = { server: l.member.server, item: tool, exposed, enabled, status, held, appOnly };
       out.entries.push(entry);

@@ -16,6 +16,28 @@ const tool = (description: string): ToolDefinition => ({ name: 'add', descriptio
 const check = (pins: ToolPins, t: ToolDefinition) => pins.check('work', 'alpha', t, toolDigest(t));
 
 describe('tool pins', () => {
+  it('holds the first tools of a pending server (installed from the catalog) until approved; the mark is on disk at once', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'pins-'));
+    const file = path.join(dir, 'tool-pins.json');
+    const pins = await ToolPins.open(file, logger);
+    expect(check(pins, tool('Adds.'))).toBe('new');
+    await pins.markPending('alpha');
+    // Written before markPending returns: the entry that starts the server comes after it.
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ pending: { alpha: expect.any(String) } });
+    expect(pins.known('work', 'alpha', 'add')).toBe(false);
+    expect(check(pins, tool('Adds.'))).toBe('pending');
+    expect(check(pins, tool('Adds.'))).toBe('pending');
+    expect(pins.changes('work')).toMatchObject([{ server: 'alpha', tool: 'add' }]);
+    expect(pins.approve('work', 'alpha')).toEqual([{ server: 'alpha', tool: 'add' }]);
+    expect(check(pins, tool('Adds.'))).toBe('pinned');
+    // The first approval ends the mark: another profile pins the server's tools as usual.
+    expect(pins.isPending('alpha')).toBe(false);
+    expect(pins.check('home', 'alpha', tool('Adds.'), toolDigest(tool('Adds.')))).toBe('new');
+    await pins.markPending('beta');
+    await pins.clearPending('beta');
+    expect(pins.isPending('beta')).toBe(false);
+  });
+
   it('pins a definition the first time, then tells it apart from a changed one until approved; kept on disk', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pins-'));
     const file = path.join(dir, 'tool-pins.json');

@@ -14,7 +14,8 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { scrubText, type Logger } from '../log/logger.js';
 import { definitionDiff, pinnedPart, type ToolDefinition } from './tool-digest.js';
 
-export type PinStatus = 'new' | 'pinned' | 'changed';
+/** `pending`: a tool of a server installed from the catalog, held until approved (docs/profiles.md, Tool pinning). */
+export type PinStatus = 'new' | 'pinned' | 'changed' | 'pending';
 
 interface Version {
   digest: string;
@@ -26,12 +27,19 @@ interface PinRecord extends Version {
   approvedAt?: string;
   /** The current definition, when it differs from the approved one. */
   changed?: Version & { seenAt: string };
+  /** First seen while its server was pending: nothing approved yet (`digest` is empty, `changed` holds what was seen). */
+  pending?: true;
 }
 
 interface PinFile {
   version: 1;
   /** profile → server → tool name → record */
   profiles: Record<string, Record<string, Record<string, PinRecord>>>;
+  /**
+   * Servers just installed or updated from the catalog (server → when): the tools they list next,
+   * in any profile, are recorded unapproved and held until approved.
+   */
+  pending?: Record<string, string>;
 }
 
 export interface ToolChange {
@@ -73,9 +81,39 @@ export class ToolPins {
     return () => this.approvals.delete(listener);
   }
 
-  /** Whether a profile's tool has a record (seen before). */
+  /** Whether a profile's tool has an approved record (seen before, not waiting for a first approval). */
   known(profile: string, server: string, tool: string): boolean {
-    return this.data.profiles[profile]?.[server]?.[tool] !== undefined;
+    const record = this.data.profiles[profile]?.[server]?.[tool];
+    return record !== undefined && record.pending !== true;
+  }
+
+  /** Whether a server's next tools wait for approval. */
+  isPending(server: string): boolean {
+    return this.data.pending?.[server] !== undefined;
+  }
+
+  /**
+   * Marks a server pending (an install or update from the catalog) and forgets its pins in every
+   * profile, so the tools it lists next are held until approved. Written before it returns: the
+   * mark must be on disk before the entry that starts the server is.
+   */
+  async markPending(server: string): Promise<void> {
+    (this.data.pending ??= {})[server] = this.now().toISOString();
+    for (const [profile, servers] of Object.entries(this.data.profiles)) {
+      if (servers[server] === undefined) continue;
+      delete servers[server];
+      this.emit(profile);
+    }
+    this.scheduleSave();
+    await this.flush();
+  }
+
+  /** Takes a pending mark back (an install that failed after marking). */
+  async clearPending(server: string): Promise<void> {
+    if (this.data.pending?.[server] === undefined) return;
+    delete this.data.pending[server];
+    this.scheduleSave();
+    await this.flush();
   }
 
   /** Records a definition a profile exposes and says how it compares with the pinned one. */
@@ -83,6 +121,21 @@ export class ToolPins {
     const tools = ((this.data.profiles[profile] ??= {})[server] ??= {});
     const record = tools[tool.name];
     const at = this.now().toISOString();
+    if (!record && this.isPending(server)) {
+      // Nothing approved yet: the definition seen waits as a change from nothing.
+      tools[tool.name] = { digest: '', definition: {}, firstSeen: at, pending: true, changed: { digest, definition: safeCopy(tool), seenAt: at } };
+      this.scheduleSave();
+      this.emit(profile);
+      return 'pending';
+    }
+    if (record?.pending) {
+      if (record.changed?.digest !== digest) {
+        record.changed = { digest, definition: safeCopy(tool), seenAt: at };
+        this.scheduleSave();
+        this.emit(profile);
+      }
+      return 'pending';
+    }
     if (!record) {
       tools[tool.name] = { digest, definition: safeCopy(tool), firstSeen: at };
       this.scheduleSave();
@@ -118,7 +171,10 @@ export class ToolPins {
         record.definition = record.changed.definition;
         record.approvedAt = at;
         delete record.changed;
+        delete record.pending;
         approved.push({ server: s, tool: name });
+        // The first approval ends the server's pending mark: tools it lists later are pinned as usual.
+        if (this.data.pending?.[s] !== undefined) delete this.data.pending[s];
       }
     }
     if (approved.length > 0) {

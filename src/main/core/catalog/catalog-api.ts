@@ -1,0 +1,221 @@
+/**
+ * The catalog's API handlers (src/shared/api/catalog-contract.ts): search and detail over the
+ * registry copies (a `CatalogSource`), and installs and updates that write config.json and the
+ * secret store all or nothing (docs/catalog.md).
+ *
+ * An install checks everything first (the id is free, required values are there, the runtime is
+ * on PATH, the profile exists), marks the server's tools pending, writes its secrets, then the
+ * entry (and profile membership) in one config update. Anything failing after the secrets were
+ * written puts the store back as it was. A form cancelled writes nothing: nothing is written
+ * before `catalog.install`.
+ */
+import type { catalogContract} from '../../../shared/api/catalog-contract.js';
+import { type CatalogDetail, type CatalogOption, type CatalogPlan, type CatalogSelect } from '../../../shared/api/catalog-contract.js';
+import { secretsContract } from '../../../shared/api/secrets-contract.js';
+import { DEFAULT_PROFILE, serverConfigSchema, type ServerConfig } from '../../../shared/config-schema.js';
+import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
+import { ConfigError, type ConfigStore } from '../config/config-store.js';
+import type { ToolPins } from '../profiles/tool-pins.js';
+import { addServer } from '../profiles/profile-edits.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { CatalogSource, RegistryEntry } from './catalog-source.js';
+import { catalogResult } from './catalog-result.js';
+import { entryDiff, entryValues, optionOf, outdatedServers } from './catalog-update.js';
+import { documentOptions } from './install-inputs.js';
+import { buildPlan, defaultOption, deriveServerId, PlanError, type BuiltPlan } from './install-plan.js';
+import { checkRuntime, type RuntimeEnv } from './runtime-check.js';
+
+/** The keys a plan writes; an update replaces them and keeps the rest of the entry. */
+const PLANNED_KEYS = ['command', 'args', 'env', 'url', 'headers', 'type', 'transport', 'catalog'];
+
+export interface CatalogApiDeps {
+  source: CatalogSource;
+  config: ConfigStore;
+  secrets: SecretStore;
+  pins: Pick<ToolPins, 'markPending' | 'clearPending'>;
+  runtime: RuntimeEnv;
+  api: ApiRegistry;
+}
+
+/** The catalog's refresh is at most hourly (the source decides); the first use waits for it, later ones search the copy at hand. */
+async function freshen(source: CatalogSource): Promise<void> {
+  const never = source.registries().every((r) => r.fetchedAt === undefined && r.error === undefined);
+  if (never) await source.refresh();
+  else void source.refresh();
+}
+
+async function entryOf(source: CatalogSource, name: string, registry?: string, version?: string): Promise<RegistryEntry> {
+  let latest = source.latest(name, registry);
+  if (!latest) {
+    await freshen(source);
+    latest = source.latest(name, registry);
+  }
+  if (!latest) throw new ApiError('catalog_not_found', `No registry${registry ? ` (${registry})` : ''} has a server named '${name}'.`);
+  if (version === undefined || version === latest.document.version) return latest;
+  try {
+    return await source.version(name, version, latest.registry);
+  } catch (err) {
+    throw new ApiError('catalog_version_not_found', (err as Error).message);
+  }
+}
+
+/** A config update, its refusals worded as API errors (the file's problems with their JSON paths). */
+async function updateConfig(config: ConfigStore, mutate: Parameters<ConfigStore['update']>[0]): Promise<void> {
+  try {
+    await config.update(mutate);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ApiError(err.code, err.message, err.problems.map(({ path, message }) => ({ path, message })));
+    throw err;
+  }
+}
+
+function planError(err: unknown): never {
+  if (err instanceof PlanError) throw new ApiError(err.code, err.message);
+  throw err;
+}
+
+export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogContract> {
+  const { source, config, secrets, pins, runtime, api } = deps;
+  const installedIds = (name: string): string[] =>
+    Object.entries(config.get().mcpServers)
+      .filter(([, s]) => s.catalog?.name === name)
+      .map(([id]) => id);
+
+  async function optionsOf(entry: RegistryEntry): Promise<CatalogOption[]> {
+    const options = documentOptions(entry.document);
+    for (const option of options) {
+      const { pkg } = optionOf(entry.document, option.id);
+      if (!pkg || option.unsupported) continue;
+      const check = await checkRuntime(pkg, runtime);
+      option.runtime = { command: check.command, available: check.available, ...(check.missing ? { hint: check.missing } : check.hint ? { hint: check.hint } : {}) };
+    }
+    return options;
+  }
+
+  async function plan(select: CatalogSelect): Promise<BuiltPlan & { runtimeMissing?: string }> {
+    const entry = await entryOf(source, select.name, select.registry, select.version);
+    const option = select.option ?? defaultOption(entry.document);
+    const taken = new Set(Object.keys(config.get().mcpServers));
+    const serverId = select.serverId ?? deriveServerId(entry.document.name, taken);
+    const { pkg } = optionOf(entry.document, option);
+    const check = pkg ? await checkRuntime(pkg, runtime) : undefined;
+    let built: BuiltPlan;
+    try {
+      built = buildPlan({ document: entry.document, registry: entry.registry, serverId, ...(option ? { option } : {}), ...(select.values ? { values: select.values } : {}), ...(check ? { runtime: check.command } : {}) });
+    } catch (err) {
+      planError(err);
+    }
+    return check?.missing ? { ...built, runtimeMissing: check.missing } : built;
+  }
+
+  /** What an answer may carry: the plan without the values of its secrets. */
+  const shown = (p: BuiltPlan & { runtimeMissing?: string }): CatalogPlan => ({
+    serverId: p.serverId,
+    entry: p.entry,
+    preview: p.preview,
+    secrets: p.secrets,
+    missing: p.missing,
+    ...(p.runtimeMissing ? { runtimeMissing: p.runtimeMissing } : {}),
+  });
+
+  /** Writes the secrets, remembering what each name held before, so a failure can put them back. */
+  async function writeSecrets(values: Record<string, string>): Promise<() => Promise<void>> {
+    const before: Array<[string, string | undefined]> = [];
+    const undo = async (): Promise<void> => {
+      for (const [name, old] of before.reverse()) {
+        if (old === undefined) await secrets.delete(name).catch(() => false);
+        else await secrets.set(name, old).catch(() => undefined);
+      }
+    };
+    try {
+      for (const [name, value] of Object.entries(values)) {
+        before.push([name, await secrets.get(name)]);
+        await secrets.set(name, value);
+      }
+    } catch (err) {
+      await undo();
+      throw new ApiError('secret_store_failed', `could not store the secrets, so nothing was installed: ${(err as Error).message}`);
+    }
+    return undo;
+  }
+
+  return {
+    'catalog.registries': () => source.registries(),
+    'catalog.refresh': ({ force }) => source.refresh(force ? { force } : {}),
+    'catalog.search': async ({ query, limit, registry }) => {
+      await freshen(source);
+      const { hits, total } = source.search(query, { ...(limit ? { limit } : {}), ...(registry ? { registry } : {}) });
+      return { results: hits.map((h) => catalogResult(h, installedIds(h.document.name))), total, registries: source.registries() };
+    },
+    'catalog.detail': async ({ name, registry, version }): Promise<CatalogDetail> => {
+      const entry = await entryOf(source, name, registry, version);
+      const versions = await source.versions(name, entry.registry).catch(() => [{ version: entry.document.version, isLatest: entry.official?.isLatest ?? true }]);
+      return { result: catalogResult(entry, installedIds(name)), document: entry.document, versions, options: await optionsOf(entry) };
+    },
+    'catalog.plan': async (select) => shown(await plan(select)),
+    'catalog.install': async (select) => {
+      if (select.serverId !== undefined && config.get().mcpServers[select.serverId] !== undefined) {
+        throw new ApiError('server_exists', `There is already a server '${select.serverId}' in the config: choose another id.`);
+      }
+      const profile = select.profile;
+      if (profile !== undefined && profile !== DEFAULT_PROFILE && config.get().profiles?.[profile] === undefined) {
+        throw new ApiError('profile_not_found', `There is no profile '${profile}': create it first (patchbay profiles create ${profile}).`);
+      }
+      const p = await plan(select);
+      if (p.missing.length > 0) throw new ApiError('values_missing', `Required values are missing: ${p.missing.join(', ')}`, { missing: p.missing });
+      if (p.runtimeMissing) throw new ApiError('runtime_missing', `${p.runtimeMissing}: install it, then try again (nothing was written).`);
+      const checked = serverConfigSchema.safeParse(p.entry);
+      if (!checked.success) throw new ApiError('entry_invalid', `the entry would be invalid: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      // Set before the entry exists: the first tools the server lists are held for approval.
+      await pins.markPending(p.serverId);
+      let undoSecrets: () => Promise<void> = async () => undefined;
+      try {
+        undoSecrets = await writeSecrets(p.secretValues);
+        await updateConfig(config, (draft) => {
+          if (draft.mcpServers[p.serverId] !== undefined) throw new ApiError('server_exists', `There is already a server '${p.serverId}' in the config: choose another id.`);
+          draft.mcpServers[p.serverId] = p.entry;
+          if (profile !== undefined) addServer(draft, profile, p.serverId);
+        });
+      } catch (err) {
+        await undoSecrets();
+        await pins.clearPending(p.serverId);
+        throw err;
+      }
+      if (p.secrets.length > 0) api.emit(secretsContract, 'secrets.changed', { names: p.secrets.map((s) => s.name) });
+      return { ...shown(p), ...(profile !== undefined ? { profile } : {}), pendingApproval: true as const };
+    },
+    'catalog.outdated': () => ({ servers: outdatedServers(config.get().mcpServers, source) }),
+    'catalog.update': async ({ serverId, version, apply }) => {
+      const current = config.get().mcpServers[serverId];
+      if (!current) throw new ApiError('server_not_found', `There is no server '${serverId}' in the config.`);
+      const from = current.catalog;
+      if (!from) throw new ApiError('not_from_catalog', `'${serverId}' was not installed from a registry: there is nothing to update it from.`);
+      const target = await entryOf(source, from.name, from.registry, version);
+      const option = from.option ?? defaultOption(target.document);
+      const chosen = optionOf(target.document, option);
+      if (!chosen.pkg && !chosen.remote) throw new ApiError('option_unknown', `${from.name} ${target.document.version} no longer has '${option ?? '?'}': remove the server and install it again.`);
+      const values = entryValues(current, chosen);
+      let next: ServerConfig;
+      try {
+        const check = chosen.pkg ? await checkRuntime(chosen.pkg, runtime) : undefined;
+        const built = buildPlan({ document: target.document, registry: from.registry, serverId, values, ...(option ? { option } : {}), ...(check ? { runtime: check.command } : {}) });
+        if (built.missing.length > 0) throw new ApiError('values_missing', `${target.document.version} needs values the entry does not have: ${built.missing.join(', ')}; remove the server and install it again.`);
+        if (Object.keys(built.secretValues).length > 0) throw new ApiError('values_missing', `${target.document.version} needs new secrets (${built.secrets.map((s) => s.key).join(', ')}); remove the server and install it again.`);
+        next = built.entry;
+      } catch (err) {
+        planError(err);
+      }
+      // Keeps what the user added to the entry themselves (enabled, sandbox, cwd…), replacing what the plan writes.
+      const kept: Record<string, unknown> = { ...current };
+      for (const key of PLANNED_KEYS) delete kept[key];
+      next = { ...kept, ...next } as ServerConfig;
+      const result = { serverId, from: from.version, to: target.document.version, diff: entryDiff(serverId, current, next), entry: next, applied: false };
+      if (apply !== true) return result;
+      await pins.markPending(serverId);
+      await updateConfig(config, (draft) => {
+        draft.mcpServers[serverId] = next;
+      });
+      return { ...result, applied: true };
+    },
+  };
+}

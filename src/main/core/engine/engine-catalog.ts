@@ -1,0 +1,53 @@
+/**
+ * The engine's side of the catalog (docs/catalog.md): the registry copies, opened at start from
+ * what is cached on disk — never fetched at start: only when the catalog is used, at most hourly
+ * — the API's dependencies, `catalog.changed` after each refresh, and the doctor's outdated line.
+ */
+import { catalogContract } from '../../../shared/api/catalog-contract.js';
+import type { ApiRegistry } from '../api/api-registry.js';
+import type { CatalogApiDeps } from '../catalog/catalog-api.js';
+import type { CatalogSource } from '../catalog/catalog-source.js';
+import { createCatalogStore } from '../catalog/catalog-store.js';
+import { outdatedServers } from '../catalog/catalog-update.js';
+import type { OutdatedServer } from '../clients/doctor.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { Logger } from '../log/logger.js';
+import type { ToolPins } from '../profiles/tool-pins.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
+
+export interface CatalogEngineOptions {
+  /** The registry copies; default: the store over `registries` (or `PATCHBAY_REGISTRY_URL`) cached in the data dir. */
+  source?: CatalogSource;
+  /** The PATH runtimes (npx, uvx, docker…) are looked for on; default: the PATH servers start with. */
+  path?: () => Promise<string>;
+}
+
+export interface EngineCatalog {
+  /** What catalog-api.ts needs besides the API registry. */
+  deps: Omit<CatalogApiDeps, 'api'>;
+  /** The doctor's outdated servers, from the copy at hand. */
+  outdated(): Promise<OutdatedServer[]>;
+  close(): Promise<void>;
+}
+
+export function startCatalog(deps: { dataDir: string; config: ConfigStore; secrets: SecretStore; pins: ToolPins; api: ApiRegistry; logger: Logger; options?: CatalogEngineOptions }): EngineCatalog {
+  // Nothing is fetched here: the store reads its copies from disk on first use (catalog-store.ts).
+  // The registries are read at start; a change of `registries` in config.json applies after a restart.
+  const source = deps.options?.source ?? createCatalogStore({ dataDir: deps.dataDir, registries: deps.config.get().registries ?? [], logger: deps.logger, env: process.env });
+  // The PATH servers start with (the login shell's in front), where a runtime must be for the entry to start.
+  const path =
+    deps.options?.path ??
+    (async (): Promise<string> => buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured: undefined }).PATH ?? '');
+  const off = source.onChange((registries) => {
+    deps.api.emit(catalogContract, 'catalog.changed', { registries });
+  });
+  return {
+    deps: { source, config: deps.config, secrets: deps.secrets, pins: deps.pins, runtime: { path } },
+    outdated: () => Promise.resolve(outdatedServers(deps.config.get().mcpServers, source)),
+    close: async () => {
+      off();
+      await source.close();
+    },
+  };
+}
