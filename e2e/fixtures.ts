@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, '..');
 export const EVERYTHING_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'everything-server.mjs');
+/** A registry URL nothing listens on (the discard port on loopback): the catalog fails at once, offline. */
+export const NO_REGISTRY = 'http://127.0.0.1:9';
 /** Patchbay's own demo server, as built (`npm run build`). */
 export const DEMO_SERVER = path.join(REPO_ROOT, 'dist', 'main', 'demo', 'demo-server.js');
 
@@ -45,7 +47,9 @@ async function startServe(config: unknown, extraEnv: Record<string, string> = {}
   if (config !== null) await writeFile(configFile, JSON.stringify(config, null, 2));
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'patchbay.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
     // HOME in the temp dir too: the Clients screen then sees (and writes) only this test's client configs.
-    env: { ...process.env, HOME: dataDir, XDG_CONFIG_HOME: path.join(dataDir, '.config'), PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn', ...extraEnv },
+    // PATCHBAY_REGISTRY_URL: no test reaches the internet, and the palette searches the catalog as
+    // people type — a registry on a closed loopback port fails at once (catalog.spec.ts starts a real one).
+    env: { ...process.env, HOME: dataDir, XDG_CONFIG_HOME: path.join(dataDir, '.config'), PATCHBAY_NO_LOGIN_SHELL: '1', PATCHBAY_LOG_LEVEL: 'warn', PATCHBAY_REGISTRY_URL: NO_REGISTRY, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -4,6 +4,7 @@
  */
 import type { AppEvent } from '../../shared/api/app-contract.js';
 import { unwrap, type AppEventOf } from '../bridge/bridge.js';
+import { loadOutdated } from './catalog-commands.js';
 import { refreshCatalog } from './playground-commands.js';
 import { parseRoute } from './router.js';
 import type { Services } from './services.js';
@@ -126,8 +127,14 @@ export function dispatchEvent(services: Services, raw: AppEvent): void {
       void loadSecrets(services);
       // The telemetry block may have changed by hand: the inspector's trace links follow it.
       void loadTelemetry(services);
+      // An install, an update or a hand edit changes what is outdated (once the chips were asked for).
+      if (stores.catalog.getState().outdated !== undefined) void loadOutdated(services);
       return;
     }
+    case 'catalog.changed':
+      stores.catalog.getState().registriesLoaded(event.payload.registries);
+      if (stores.catalog.getState().outdated !== undefined) void loadOutdated(services);
+      return;
     case 'secrets.changed':
       stores.secrets.getState().secretsChanged(event.payload.names);
       void loadSecrets(services);

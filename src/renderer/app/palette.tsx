@@ -7,6 +7,7 @@
 import { Combobox, ComboboxItem, ComboboxList, ComboboxProvider, Dialog, DialogHeading } from '@ariakit/react';
 import { useEffect, useMemo, useState } from 'react';
 import { Icon, type IconName } from '../components/icons.js';
+import { catalogHint, usePaletteCatalog } from './palette-catalog.js';
 import { href } from './router.js';
 import { loadSessions } from './sessions-commands.js';
 import { usePlayground, useServers, useServices, useSessions } from './services.js';
@@ -17,6 +18,8 @@ interface PaletteItem {
   hint: string;
   icon: IconName;
   href: string;
+  /** A catalog entry: the registry it was found in (the detail pane reads it from there). */
+  catalog?: { name: string; registry: string };
 }
 
 const SCREENS: PaletteItem[] = [
@@ -74,14 +77,18 @@ export function Palette({ open, onClose }: { open: boolean; onClose(): void }) {
     });
   }, [open, services]);
   const items = usePaletteItems(profiles);
+  const catalog = usePaletteCatalog(services, open, query);
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
     const found = q === '' ? items : items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));
     // Names that start with what was typed first.
-    return found.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q))).slice(0, 60);
-  }, [items, query]);
+    const places = found.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q))).slice(0, 60);
+    const entries: PaletteItem[] = catalog.map((r) => ({ id: `catalog:${r.registry}:${r.name}`, label: `Catalog: ${r.title ?? r.name}`, hint: catalogHint(r.description), icon: 'plus', href: href('servers', 'catalog', r.name), catalog: { name: r.name, registry: r.registry } }));
+    return [...places, ...entries];
+  }, [items, query, catalog]);
   const go = (item: PaletteItem): void => {
     onClose();
+    if (item.catalog) services.stores.catalog.getState().resultChosen(item.catalog.name, item.catalog.registry);
     window.location.hash = item.href;
   };
   return (

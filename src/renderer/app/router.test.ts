@@ -22,3 +22,10 @@ describe('playground routes', () => {
     expect(parseRoute('#/profiles/work')).toEqual({ screen: 'profiles', name: 'work' });
   });
 });
+
+describe('catalog routes', () => {
+  it('opens Add from catalog, and one entry in its detail pane (a registry name keeps its slash)', () => {
+    expect(parseRoute('#/servers/catalog')).toEqual({ screen: 'servers', mode: 'catalog' });
+    expect(parseRoute('#/servers/catalog/io.github.acme%2Fweather')).toEqual({ screen: 'servers', mode: 'catalog', item: 'io.github.acme/weather' });
+  });
+});

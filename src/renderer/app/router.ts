@@ -5,8 +5,11 @@
 import { useSyncExternalStore } from 'react';
 
 export type Route =
-  /** `playground`: the server's playground; `item` opens one tool (`tool:<name>`), prompt (`prompt:<name>`) or resource (`resource:<uri>`). */
-  | { screen: 'servers'; serverId?: string; mode?: 'new' | 'edit' | 'import' | 'playground'; item?: string }
+  /**
+   * `playground`: the server's playground; `item` opens one tool (`tool:<name>`), prompt (`prompt:<name>`) or resource (`resource:<uri>`).
+   * `catalog`: Add from catalog (`#/servers/catalog`); `item` is the registry name shown in its detail pane.
+   */
+  | { screen: 'servers'; serverId?: string; mode?: 'new' | 'edit' | 'import' | 'playground' | 'catalog'; item?: string }
   /** `playground`: the profile's playground (its aggregated endpoint, `@name`); `item` as for a server's. */
   | { screen: 'profiles'; name?: string; mode?: 'playground'; item?: string }
   | { screen: 'keys' }
@@ -38,6 +41,7 @@ export function parseRoute(hash: string): Route {
     default:
       if (a === 'new') return { screen: 'servers', mode: 'new' };
       if (a === 'import') return { screen: 'servers', mode: 'import' };
+      if (a === 'catalog') return b ? { screen: 'servers', mode: 'catalog', item: b } : { screen: 'servers', mode: 'catalog' };
       if (a && b === 'edit') return { screen: 'servers', serverId: a, mode: 'edit' };
       if (a && b === 'playground') return parts[3] ? { screen: 'servers', serverId: a, mode: 'playground', item: parts[3] } : { screen: 'servers', serverId: a, mode: 'playground' };
       return a ? { screen: 'servers', serverId: a } : { screen: 'servers' };

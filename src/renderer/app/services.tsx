@@ -12,6 +12,7 @@ import { createAppStateStore, type AppState } from '../stores/settings-store.js'
 import { createNoticesStore, type NoticesState } from '../stores/notices-store.js';
 import { createSessionsStore, type SessionsState } from '../stores/sessions-store.js';
 import { createPlaygroundStore, type PlaygroundState } from '../stores/playground-store.js';
+import { createCatalogStore, type CatalogState } from '../stores/catalog-store.js';
 
 export interface Stores {
   servers: ReturnType<typeof createServersStore>;
@@ -20,6 +21,7 @@ export interface Stores {
   notices: ReturnType<typeof createNoticesStore>;
   sessions: ReturnType<typeof createSessionsStore>;
   playground: ReturnType<typeof createPlaygroundStore>;
+  catalog: ReturnType<typeof createCatalogStore>;
 }
 
 export interface Services {
@@ -35,6 +37,7 @@ export function createStores(): Stores {
     notices: createNoticesStore(),
     sessions: createSessionsStore(),
     playground: createPlaygroundStore(),
+    catalog: createCatalogStore(),
   };
 }
 
@@ -72,4 +75,8 @@ export function useSessions<T>(selector: (s: SessionsState) => T): T {
 
 export function usePlayground<T>(selector: (s: PlaygroundState) => T): T {
   return useStore(useServices().stores.playground, selector);
+}
+
+export function useCatalog<T>(selector: (s: CatalogState) => T): T {
+  return useStore(useServices().stores.catalog, selector);
 }

@@ -10,6 +10,7 @@ import { loadStats } from '../../app/commands.js';
 import { usePlayground, useServers, useServices } from '../../app/services.js';
 import type { Catalog } from '../../stores/playground-store.js';
 import { ServerEraFacts } from './server-era.js';
+import { PendingTools } from '../catalog/pending-tools.js';
 
 // uPlot is loaded with the first chart, not with the app.
 const TimeChart = lazy(() => import('../../components/chart.js').then((m) => ({ default: m.TimeChart })));
@@ -44,6 +45,8 @@ export function ServerDetails({ id }: { id: string }) {
           <p>Check the command and its arguments under <a href={href('servers', id, 'edit')}>Edit</a>, then test again.</p>
         </ErrorMessage>
       )}
+      {/* Installed from a registry: its tools wait for approval (shown once the profiles have listed them). */}
+      {config.catalog && status.state !== 'disabled' && <PendingTools server={id} />}
       <div aria-live="polite">
         {test?.state === 'running' && <p className="muted" data-testid="test-running"><span className="spinner" aria-hidden="true" /> Opening a session through the hub…</p>}
         {test?.state === 'done' && <TestResult id={id} result={test.result} />}
@@ -64,6 +67,12 @@ export function ServerDetails({ id }: { id: string }) {
               <>
                 <dt>Remote URL</dt>
                 <dd><code>{'url' in config ? String(config.url) : ''}</code></dd>
+              </>
+            )}
+            {config.catalog && (
+              <>
+                <dt>From the catalog</dt>
+                <dd data-testid="server-provenance"><code>{config.catalog.name}</code> {config.catalog.version} <span className="muted">(pinned)</span></dd>
               </>
             )}
             <dt>Sessions</dt>

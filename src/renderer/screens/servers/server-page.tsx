@@ -12,6 +12,7 @@ import { testServer } from '../../app/commands.js';
 import { href } from '../../app/router.js';
 import { useServers, useServices } from '../../app/services.js';
 import { ServerDetails } from './server-detail.js';
+import { OutdatedChip, UpdateButton, useOutdated } from '../catalog/outdated.js';
 
 // The playground (its form generator, markdown, content renderers) loads with the first playground opened.
 const PlaygroundView = lazy(() => import('../playground/playground-view.js').then((m) => ({ default: m.PlaygroundView })));
@@ -23,6 +24,7 @@ export function ServerPage({ id, tab, item }: { id: string; tab: 'details' | 'pl
   const test = useServers((s) => s.tests[id]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus({ preventScroll: true }), [id]);
+  useOutdated();
 
   if (!server) {
     return (
@@ -41,7 +43,9 @@ export function ServerPage({ id, tab, item }: { id: string; tab: 'details' | 'pl
         <StatusBadge state={server.status.state} />
         {server.config.demo === true && <span className="chip chip-accent">demo</span>}
         {sandboxed(server.config) && <span className="chip" title="Runs in a sandbox (docs/sandbox.md)">sandboxed</span>}
+        <OutdatedChip id={id} />
         <div className="actions">
+          <UpdateButton id={id} />
           <a className="button" href={href('servers', id, 'edit')}>Edit</a>
           <button type="button" className="button" disabled={disabled || test?.state === 'running'} onClick={() => { window.location.hash = href('servers', id); void testServer(services, id); }} data-testid="test-connection">
             {test?.state === 'running' ? 'Testing…' : 'Test connection'}

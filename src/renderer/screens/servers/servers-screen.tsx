@@ -1,5 +1,5 @@
 /** Servers: the list with live status and call stats, and (by route) the add/edit form, the import, a server's page. */
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { Menu, MenuButton, MenuItem, MenuProvider } from '@ariakit/react';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorMessage } from '../../components/error-message.js';
@@ -14,6 +14,10 @@ import { ImportPanel } from './import-panel.js';
 import { ServerForm } from './server-form.js';
 import { ServerPage } from './server-page.js';
 import { ServerEraChip } from './server-era.js';
+import { OutdatedChip, useOutdated } from '../catalog/outdated.js';
+
+// The catalog (its search, detail pane and install form) loads when first opened.
+const CatalogScreen = lazy(() => import('../catalog/catalog-screen.js').then((m) => ({ default: m.CatalogScreen })));
 
 /** Stats are refreshed this often while a servers screen is shown. */
 const STATS_REFRESH_MS = 5000;
@@ -27,6 +31,7 @@ export function ServersScreen({ route }: { route: Extract<Route, { screen: 'serv
   if (route.mode === 'new') return <ServerForm />;
   if (route.mode === 'edit' && route.serverId) return <ServerForm editId={route.serverId} />;
   if (route.mode === 'import') return <ImportPanel />;
+  if (route.mode === 'catalog') return <CatalogScreen name={route.item} />;
   if (route.serverId) return <ServerPage id={route.serverId} tab={route.mode === 'playground' ? 'playground' : 'details'} item={route.item} />;
   return <ServerList />;
 }
@@ -35,6 +40,7 @@ function ServerList() {
   const order = useServers((s) => s.order);
   const loaded = useServers((s) => s.loaded);
   const loadError = useServers((s) => s.loadError);
+  useOutdated();
   return (
     <section aria-labelledby="servers-title" className="screen">
       <header className="screen-header">
@@ -42,6 +48,9 @@ function ServerList() {
         <div className="actions">
           <a className="button" href={href('servers', 'import')} data-testid="import-servers">
             Paste JSON…
+          </a>
+          <a className="button" href={href('servers', 'catalog')} data-testid="add-from-catalog">
+            <Icon name="search" /> Add from catalog
           </a>
           <a className="button button-primary" href={href('servers', 'new')} data-testid="add-server">
             <Icon name="plus" /> Add server
@@ -52,11 +61,12 @@ function ServerList() {
       {loaded && order.length === 0 && !loadError && (
         <EmptyState title="No servers yet" testId="servers-empty">
           <p>
-            Add a local (stdio) or remote server with the form, or paste the <code>mcpServers</code> JSON from a server's README.
+            Find one in the catalog of MCP registries, add a local (stdio) or remote server with the form, or paste the <code>mcpServers</code> JSON from a server's README.
             Clients then reach each one at <code>/mcp/&lt;name&gt;</code> on this hub.
           </p>
           <p>
-            <a className="button button-primary" href={href('servers', 'new')}>Add server</a>{' '}
+            <a className="button button-primary" href={href('servers', 'catalog')}>Add from catalog</a>{' '}
+            <a className="button" href={href('servers', 'new')}>Add server</a>{' '}
             <a className="button" href={href('servers', 'import')}>Paste JSON…</a>
           </p>
         </EmptyState>
@@ -110,6 +120,7 @@ function ServerRow({ id }: { id: string }) {
         <a href={href('servers', id)} className="row-title">{id}</a>
         {demo && <span className="chip chip-accent" title="Patchbay's demo server, added on the first run">demo</span>}
         {status.era && <ServerEraChip era={status.era} testId="server-era" />}
+        <OutdatedChip id={id} />
         {sandboxed(server.config) && <span className="chip" title="Runs in a sandbox: only the system's runtime, its own code and a directory of its own (docs/sandbox.md)" data-testid="server-sandboxed">sandboxed</span>}
         <div className="muted small">{server.kind === 'stdio' ? 'stdio' : 'remote'}</div>
       </th>
