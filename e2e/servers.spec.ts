@@ -120,4 +120,23 @@ test.describe('a sandboxed server', () => {
     await servers.open();
     await expect(servers.row('fx').getByTestId('server-sandboxed')).toBeVisible();
   });
+
+  test('takes a list of hosts and "no other programs" from the form, and the server answers its test under both', async ({ ui, engine }) => {
+    const servers = new ServersPage(ui);
+    await servers.open();
+    await servers.row('fx').getByRole('link', { name: 'fx', exact: true }).click();
+    await ui.getByRole('link', { name: 'Edit', exact: true }).click();
+    await ui.getByTestId('sandbox-toggle').check();
+    await ui.getByLabel('Network').selectOption('hosts');
+    await ui.getByTestId('save-server').click();
+    await expect(ui.getByText('Enter at least one host')).toBeVisible();
+    await ui.getByLabel('Hosts, one a line').fill('api.example.com\n*.example.org:8443');
+    await ui.getByTestId('sandbox-subprocesses').uncheck();
+    await expectAccessible(ui, 'server form (sandbox: hosts)', '[data-testid="sandbox-fields"]');
+    await ui.getByTestId('save-server').click();
+    // The fixture starts behind the proxy's forwarder, under the no-subprocess filter, and lists its tools.
+    await expect(ui.getByTestId('test-result')).toContainText('patchbay-everything-fixture');
+    const written = JSON.parse(await readFile(engine.configFile, 'utf8')) as { mcpServers: { fx: { sandbox?: unknown } } };
+    expect(written.mcpServers.fx.sandbox).toEqual({ network: ['api.example.com', '*.example.org:8443'], subprocesses: false });
+  });
 });

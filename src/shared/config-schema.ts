@@ -47,16 +47,23 @@ const common = {
 
 const sandboxPathSchema = z.string().refine((p) => p.startsWith('/') || p === '~' || p.startsWith('~/'), 'a sandbox path must be absolute or start with ~/');
 
+/** A host a sandboxed server may reach through the hub's proxy: `name`, `*.suffix`, either with `:port`. */
+const sandboxHostSchema = z
+  .string()
+  .regex(/^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*(:[0-9]{1,5})?$/i, 'a sandbox host is a name, or *.suffix, optionally with :port');
+
 /**
  * Run the server in a sandbox (docs/sandbox.md): `true` for the default policy, or an object that
- * adds readable and writable paths and sets the network (`none` or `all`).
+ * adds readable and writable paths, sets the network (`none`, `all`, or a list of hosts reached
+ * through the hub's proxy) and whether it may start subprocesses (default true).
  */
 export const sandboxSchema = z.union([
   z.boolean(),
   z.looseObject({
     read: z.array(sandboxPathSchema).optional(),
     write: z.array(sandboxPathSchema).optional(),
-    network: z.enum(['none', 'all']).optional(),
+    network: z.union([z.enum(['none', 'all']), z.array(sandboxHostSchema).min(1, 'a host list names at least one host (or use "none")')]).optional(),
+    subprocesses: z.boolean().optional(),
   }),
 ]);
 export type SandboxSetting = z.infer<typeof sandboxSchema>;

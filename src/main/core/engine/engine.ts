@@ -10,13 +10,12 @@
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, REPLICA_ID_PATTERN, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
+import { DEFAULT_HUB_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, REPLICA_ID_PATTERN, type ServerConfig } from '../../../shared/config-schema.js';
 import { hubContract, type HubStatus, type ServerSummary } from '../../../shared/api/hub-contract.js';
 import { oauthContract } from '../../../shared/api/oauth-contract.js';
 import { settingsContract } from '../../../shared/api/settings-contract.js';
 import { ApiRegistry } from '../api/api-registry.js';
 import { apiRoute } from '../api/http-api.js';
-import type { ClientsRuntimeOptions } from '../clients/clients-runtime.js';
 import { ConfigStore, resolveServerSecrets } from '../config/config-store.js';
 import { LegacyBridge } from '../bridge/legacy-bridge.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -27,12 +26,11 @@ import { dataPaths, ensureDataDir } from '../home/paths.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
 import { Hub } from '../hub/hub-server.js';
 import { composeObservers, type SessionObserver } from '../hub/observer.js';
-import type { RequestTracer } from '../hub/tracing.js';
 import type { Inspector } from '../inspector/inspector.js';
 import { startInspector } from '../inspector/start-inspector.js';
 import { createLogger } from '../log/logger.js';
 import { OAUTH_CALLBACK_PATH, oauthCallbackRoute } from '../oauth/callback-route.js';
-import { platformOpener, type OpenUrl } from '../oauth/openers.js';
+import { platformOpener } from '../oauth/openers.js';
 import { OAuthService } from '../oauth/oauth-service.js';
 import { FileSecretStore } from '../secrets/file-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -51,57 +49,15 @@ import { UiAuth } from '../ui/ui-auth.js';
 import { uiRoute } from '../ui/ui-route.js';
 import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 import { createRemoteFetch } from '../upstream/remote-fetch.js';
+import type { HostDenial } from '../sandbox/host-proxy.js';
 import { sandboxWrapper } from '../sandbox/sandbox-spawn.js';
 import { startAudit } from '../audit/start-audit.js';
 import { registerApi } from './register-api.js';
-import { startCatalog, type CatalogEngineOptions } from './engine-catalog.js';
-import type { StartAtLogin } from './settings-api.js';
+import { startCatalog } from './engine-catalog.js';
 
-export interface EngineOptions {
-  dataDir: string;
-  configFile?: string;
-  port?: number;
-  host?: string;
-  auth?: boolean;
-  /** Tuning for tests: housekeeping interval and SSE keep-alive interval, in ms. */
-  tickMs?: number;
-  keepAliveMs?: number;
-  /** Injected secret store (the desktop app's safeStorage one); default: the 0600 file store. */
-  secrets?: SecretStore;
-  /** The desktop shell's "start at login" switch (absent headless). */
-  startAtLogin?: StartAtLogin;
-  /** Where the built UI is (default: dist/renderer of this package). */
-  uiRoot?: string;
-  /**
-   * Opens a remote server's sign-in page (OAuth). The desktop app passes Electron's
-   * shell.openExternal; default: the platform's opener, with the URL also printed to stderr.
-   */
-  openUrl?: OpenUrl;
-  /** How long a request that needs a sign-in waits for it before it fails (default 2 minutes). */
-  oauthLoginWaitMs?: number;
-  /** Capture messages for the inspector (default true; false e.g. to measure what capture costs). */
-  capture?: boolean;
-  /**
-   * Traces every forwarded client request (hub/tracing.ts): telemetry's tracer when telemetry is
-   * on; a test may pass one of its own.
-   */
-  tracer?: RequestTracer;
-  /**
-   * The demo server a fresh data dir starts with (core/config/first-run.ts); false for none.
-   * Default: this Node running Patchbay's built demo server (none inside Electron: the desktop app passes its own).
-   */
-  demoServer?: StdioServerConfig | false;
-  /** Client-config export: the relay launcher (the desktop app passes its own) and, for tests, the machine whose clients are managed. */
-  clients?: Pick<ClientsRuntimeOptions, 'launcher' | 'host' | 'loginPath' | 'desktopPath'>;
-  /**
-   * One of several replicas behind a load balancer (docs/deploy.md): put first in the session ids
-   * this hub mints, and the name of its own files in a shared data dir (`replicas/<id>/`: the
-   * discovery file, the inspector's history), which replicas must not share.
-   */
-  replicaId?: string;
-  /** The catalog (docs/catalog.md): tests give their own registry copies or the PATH runtimes are looked for on. */
-  catalog?: CatalogEngineOptions;
-}
+import type { EngineOptions } from './engine-options.js';
+
+export type { EngineOptions };
 
 export interface RunningEngine {
   url: string;
@@ -180,6 +136,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     lockDir: options.dataDir,
   });
 
+  // A host a sandboxed server's list refused is a policy decision: into the audit trail (docs/sandbox.md).
+  const onDenied = (d: HostDenial): void => {
+    audit.record({ t: new Date().toISOString(), kind: 'policy', client: 'sandbox', server: d.server, target: `${d.host}:${d.port}`, outcome: `denied host: ${d.reason}` });
+    options.sandbox?.onDenied?.(d);
+  };
+  const sandbox = sandboxWrapper(options.dataDir, { logger: log, ...options.sandbox, onDenied });
   const registry = new ServerRegistry(
     config.get(),
     {
@@ -187,7 +149,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       resolveSecrets: async (server: ServerConfig, serverId: string) => capture.learnServer(serverId, server, await resolveServerSecrets(server, secrets, { serverId })),
       childEnv: async (configured: Record<string, string> | undefined) =>
         buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured }),
-      sandbox: sandboxWrapper(options.dataDir),
+      sandbox,
       guard: secretChecks({ redactor: capture.traffic.redactor, audit, api, logger: log.child('secret-check') }),
       logger: log,
     },
@@ -386,6 +348,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         await profiles.close();
         await registry.close();
         await catalog.close();
+        await sandbox.close();
         await pins.flush();
         await inspection.close();
         await capture.close();

@@ -1,19 +1,45 @@
 /**
  * The engine's side of sandboxing: a stdio server whose entry has `sandbox` is started inside
- * bubblewrap (Linux) with the policy its setting comes to. When no sandbox can be had here the
- * server does not start — it fails with why (sandbox-support.ts) — never unsandboxed.
+ * bubblewrap (Linux) or sandbox-exec (macOS) with the policy its setting comes to. When no sandbox
+ * can be had here the server does not start — it fails with why (sandbox-support.ts) — never
+ * unsandboxed.
+ *
+ * A server with a host list gets a proxy of its own in the hub (host-proxy.ts), started with its
+ * first child and kept, for all its children, until the engine stops (or its list changes). Its
+ * socket, and the seccomp filter of `"subprocesses": false`, live in a private directory of this
+ * hub's (mkdtemp, 0700) under the system temp dir: short paths (a unix socket's is limited to
+ * about 100 bytes) and outside the data dir, which no sandbox may see.
  */
-import { mkdir, realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { StdioServerConfig } from '../../../shared/config-schema.js';
+import type { Logger } from '../log/logger.js';
 import { resolveCommand } from '../upstream/command-resolve.js';
 import type { StdioSpawnSpec } from '../upstream/stdio-upstream.js';
-import { bwrapCommand } from './bwrap.js';
-import { resolvePolicy, type SandboxPolicy } from './sandbox-policy.js';
+import { bwrapCommand, type BwrapExtras } from './bwrap.js';
+import { HostProxy, type HostDenial } from './host-proxy.js';
+import { PROXY_SOCKET_NAME } from './proxy-forwarder.js';
+import { installPrefix, resolvePolicy, type SandboxPolicy } from './sandbox-policy.js';
 import { sandboxSupport } from './sandbox-support.js';
+import { sandboxExecCommand } from './sbpl.js';
+import { noSubprocessFilter } from './seccomp.js';
 
 export type SandboxWrap = (server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec) => Promise<StdioSpawnSpec>;
+
+export interface SandboxOptions {
+  /** Host lists: how the proxy turns a name into an address (default: host-proxy.ts's publicResolve). */
+  resolve?: (host: string) => Promise<string>;
+  /** Every request a host list refused (the audit trail and the UI take these). */
+  onDenied?: (denial: HostDenial) => void;
+  logger?: Logger;
+}
+
+export interface SandboxWrapper extends SandboxWrap {
+  /** Stops the host proxies and removes the private directory. */
+  close(): Promise<void>;
+}
 
 /** Where a sandboxed server without a configured `cwd` works (also its HOME): `<data dir>/sandbox/<id>`. */
 export function sandboxHome(dataDir: string, serverId: string): string {
@@ -27,22 +53,89 @@ export async function policyFor(server: StdioServerConfig, serverId: string, spe
   return resolvePolicy(server.sandbox ?? true, { command: spec.command, commandPath, args: spec.args, cwd: spec.cwd, ownDir: sandboxHome(dataDir, serverId), home: os.homedir() });
 }
 
-export function sandboxWrapper(dataDir: string): SandboxWrap {
+export function sandboxWrapper(dataDir: string, options: SandboxOptions = {}): SandboxWrapper {
   const data = path.resolve(dataDir);
-  return async (server, serverId, spec) => {
+  let runDir: Promise<string> | undefined;
+  const privateDir = (): Promise<string> => (runDir ??= mkdtemp(path.join(os.tmpdir(), 'patchbay-sandbox-')));
+  let filterFile: Promise<string> | undefined;
+  const proxies = new Map<string, { hosts: string; proxy: Promise<HostProxy>; dir: string }>();
+  let made = 0;
+
+  /** The server's proxy: its socket in `<private dir>/p<n>/` (Linux), or a loopback port (macOS). */
+  const proxyFor = async (serverId: string, hosts: string[], tcp: boolean): Promise<{ proxy: HostProxy; dir: string }> => {
+    const key = JSON.stringify(hosts);
+    const had = proxies.get(serverId);
+    if (had?.hosts === key) return { proxy: await had.proxy, dir: had.dir };
+    if (had) void had.proxy.then((p) => p.close(), () => undefined);
+    const dir = path.join(await privateDir(), `p${made++}`);
+    const proxy = mkdir(dir, { mode: 0o700 }).then(() => HostProxy.listen(tcp ? 0 : path.join(dir, PROXY_SOCKET_NAME), serverId, hosts, { ...options, ...(options.logger ? { logger: options.logger.child(`sandbox-proxy:${serverId}`) } : {}) }));
+    proxies.set(serverId, { hosts: key, proxy, dir });
+    return { proxy: await proxy, dir };
+  };
+
+  const wrap = async (server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec): Promise<StdioSpawnSpec> => {
     const support = await sandboxSupport();
     if (!support.available) throw new Error(`server '${serverId}' is set to run in a sandbox, and none is available here: ${support.detail}`);
-    await mkdir(sandboxHome(dataDir, serverId), { recursive: true, mode: 0o700 });
+    const own = sandboxHome(data, serverId);
+    await mkdir(own, { recursive: true, mode: 0o700 });
     const policy = await policyFor(server, serverId, spec, dataDir);
     // The data dir holds every server's keys and the hub token: no sandbox may see it, except
     // the server's own directory inside it.
-    const own = sandboxHome(data, serverId);
     // A bound path exposes the data dir when it is the dir, holds it, or lies inside it (other than the server's own).
     const exposing = [...policy.read, ...policy.write].find((p) => p !== own && !within(p, own) && (within(data, p) || within(p, data)));
     if (exposing !== undefined) throw new Error(`server '${serverId}': its sandbox would expose Patchbay's data dir (${data}) through ${exposing}; give it a cwd and paths outside it`);
-    const wrapped = bwrapCommand(policy, spec.command, spec.args);
-    return { ...spec, command: wrapped.command, args: wrapped.args, cwd: policy.cwd };
+
+    if (process.platform === 'darwin') {
+      // No private /tmp on macOS: a temp dir in the server's own directory.
+      const tmp = path.join(own, '.tmp');
+      await mkdir(tmp, { recursive: true, mode: 0o700 });
+      const proxyPort = policy.network === 'hosts' ? (await proxyFor(serverId, policy.hosts, true)).proxy.port : undefined;
+      // Seatbelt matches the path a file resolves to (/tmp is /private/tmp): each path as given and as resolved.
+      const both = (list: string[]) => [...new Set(list.flatMap((p) => [p, realOr(p)]))];
+      const seatbelt = { ...policy, read: both(policy.read), write: both([...policy.write, policy.cwd]) };
+      const wrapped = sandboxExecCommand(seatbelt, spec.command, spec.args, { tmp: realOr(tmp), ...(proxyPort !== undefined ? { proxyPort } : {}) });
+      return { ...spec, command: wrapped.command, args: wrapped.args, env: { ...spec.env, ...wrapped.env }, cwd: policy.cwd };
+    }
+
+    const extras: BwrapExtras = {};
+    let env = spec.env;
+    if (!policy.subprocesses) {
+      const filter = noSubprocessFilter();
+      if (filter === undefined) throw new Error(`server '${serverId}' is set to start no subprocesses, which Patchbay can enforce on x86_64 and aarch64 only, not on ${process.arch}: it does not start`);
+      filterFile ??= privateDir().then(async (dir) => {
+        const file = path.join(dir, `no-subprocesses-${process.arch}.bpf`);
+        await writeFile(file, filter, { mode: 0o600 });
+        return file;
+      });
+      extras.seccomp = { file: await filterFile, filter };
+    }
+    if (policy.network === 'hosts') {
+      // The forwarder runs on the hub's own Node (inside Electron: its binary as Node).
+      const node = process.execPath;
+      policy.read.push(installPrefix(node));
+      extras.proxy = { dir: (await proxyFor(serverId, policy.hosts, false)).dir, node };
+      if (process.versions.electron !== undefined) env = { ...env, ELECTRON_RUN_AS_NODE: '1' };
+    }
+    const wrapped = bwrapCommand(policy, spec.command, spec.args, extras);
+    return { ...spec, command: wrapped.command, args: wrapped.args, env, cwd: policy.cwd };
   };
+
+  return Object.assign(wrap, {
+    close: async () => {
+      await Promise.all([...proxies.values()].map((p) => p.proxy.then((x) => x.close(), () => undefined)));
+      proxies.clear();
+      if (runDir) await rm(await runDir, { recursive: true, force: true });
+      runDir = filterFile = undefined;
+    },
+  });
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 /** `inner` is `outer` or lies inside it. */

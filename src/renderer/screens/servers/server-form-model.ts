@@ -13,9 +13,13 @@ export interface FormModel {
   args: string;
   env: KeyValueRow[];
   cwd: string;
-  /** Run in a sandbox (docs/sandbox.md), and its network: the policy's default, none or all. */
+  /** Run in a sandbox (docs/sandbox.md), and its network: the policy's default, none, all or a list of hosts. */
   sandbox: boolean;
-  sandboxNetwork: 'default' | 'none' | 'all';
+  sandboxNetwork: 'default' | 'none' | 'all' | 'hosts';
+  /** With `hosts`: one host a line (`api.example.com`, `*.example.org`, `host:8443`). */
+  sandboxHosts: string;
+  /** Whether it may start other programs (default yes: npx and uvx must). */
+  sandboxSubprocesses: boolean;
   url: string;
   transport: 'auto' | 'streamable-http' | 'sse';
   headers: KeyValueRow[];
@@ -28,7 +32,7 @@ export interface FormModel {
 export type FieldErrors = Partial<Record<keyof FormModel | 'form', string>>;
 
 export function emptyModel(): FormModel {
-  return { name: '', kind: 'stdio', command: '', args: '', env: [], cwd: '', sandbox: false, sandboxNetwork: 'default', url: '', transport: 'auto', headers: [], oauth: true, clientId: '', clientSecret: '', scope: '' };
+  return { name: '', kind: 'stdio', command: '', args: '', env: [], cwd: '', sandbox: false, sandboxNetwork: 'default', sandboxHosts: '', sandboxSubprocesses: true, url: '', transport: 'auto', headers: [], oauth: true, clientId: '', clientSecret: '', scope: '' };
 }
 
 export function modelFrom(id: string, entry: ServerConfig): FormModel {
@@ -42,7 +46,9 @@ export function modelFrom(id: string, entry: ServerConfig): FormModel {
     m.cwd = entry.cwd ?? '';
     m.sandbox = sandboxed(entry);
     const network = typeof entry.sandbox === 'object' ? entry.sandbox.network : undefined;
-    m.sandboxNetwork = network === 'none' || network === 'all' ? network : 'default';
+    m.sandboxNetwork = Array.isArray(network) ? 'hosts' : network === 'none' || network === 'all' ? network : 'default';
+    m.sandboxHosts = Array.isArray(network) ? network.join('\n') : '';
+    m.sandboxSubprocesses = !(typeof entry.sandbox === 'object' && entry.sandbox.subprocesses === false);
     return m;
   }
   const remote = entry as Record<string, unknown>;
@@ -62,6 +68,10 @@ export function modelFrom(id: string, entry: ServerConfig): FormModel {
   return m;
 }
 
+function hostLines(text: string): string[] {
+  return text.split(/[\n,]/).map((h) => h.trim()).filter((h) => h !== '');
+}
+
 /** Whether a server's entry runs it in a sandbox. */
 export function sandboxed(entry: ServerConfig): boolean {
   return isStdioServer(entry) && entry.sandbox !== undefined && entry.sandbox !== false;
@@ -72,6 +82,7 @@ export function validate(m: FormModel): FieldErrors {
   const errors: FieldErrors = {};
   if (!SERVER_ID_PATTERN.test(m.name)) errors.name = 'Use letters, digits, ".", "_" and "-" (up to 64), starting with a letter or digit. The name becomes part of the URL.';
   if (m.kind === 'stdio' && m.command.trim() === '') errors.command = 'Enter the program to run, e.g. npx or /usr/local/bin/my-server.';
+  if (m.kind === 'stdio' && m.sandbox && m.sandboxNetwork === 'hosts' && hostLines(m.sandboxHosts).length === 0) errors.sandboxHosts = 'Enter at least one host, one a line (e.g. api.example.com or *.example.com), or choose None.';
   if (m.kind === 'remote') {
     try {
       const u = new URL(m.url);
@@ -101,10 +112,12 @@ export function toEntry(m: FormModel, base?: ServerConfig): ServerConfig {
     if (env) entry.env = env;
     if (m.cwd.trim()) entry.cwd = m.cwd.trim();
     if (m.sandbox) {
-      // An object written by hand keeps its paths; the form sets only the network.
+      // An object written by hand keeps its paths; the form sets the network and subprocesses.
       const written = base && isStdioServer(base) && typeof base.sandbox === 'object' ? { ...base.sandbox } : {};
       if (m.sandboxNetwork === 'default') delete written.network;
-      else written.network = m.sandboxNetwork;
+      else written.network = m.sandboxNetwork === 'hosts' ? hostLines(m.sandboxHosts) : m.sandboxNetwork;
+      if (m.sandboxSubprocesses) delete written.subprocesses;
+      else written.subprocesses = false;
       entry.sandbox = Object.keys(written).length > 0 ? written : true;
     }
     return entry as ServerConfig;
@@ -133,8 +146,8 @@ export function errorsFromDetails(details: unknown, fallback: string): FieldErro
   for (const d of details as Array<{ path?: string; message?: string }>) {
     const path = d.path ?? '';
     const message = d.message ?? 'invalid';
-    const field = /\.(command|args|env|cwd|url|headers|transport|oauth)\b/.exec(path)?.[1];
-    const key: keyof FieldErrors = field === 'oauth' ? 'clientId' : ((field as keyof FormModel | undefined) ?? 'form');
+    const field = /\.(command|args|env|cwd|url|headers|transport|oauth|sandbox)\b/.exec(path)?.[1];
+    const key: keyof FieldErrors = field === 'oauth' ? 'clientId' : field === 'sandbox' ? 'sandboxHosts' : ((field as keyof FormModel | undefined) ?? 'form');
     errors[key] = errors[key] ? `${errors[key]}; ${message}` : key === 'form' ? `${path}: ${message}` : message;
   }
   return errors;

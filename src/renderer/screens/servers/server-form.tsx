@@ -108,18 +108,30 @@ export function ServerForm({ editId }: { editId?: string }) {
                 <span>Run it in a sandbox</span>
               </label>
               <p className="muted small">
-                It then sees only the system's runtime, its own code and a directory of its own — not your home folder, not other servers' keys. Linux, with bubblewrap; on other systems, or without bubblewrap, a sandboxed server does not start (<code>patchbay doctor</code> says why).
+                It then sees only the system's runtime, its own code and a directory of its own — not your home folder, not other servers' keys. Linux (bubblewrap) and macOS (sandbox-exec); Windows has no sandbox, and there, or without bubblewrap, a sandboxed server does not start (<code>patchbay doctor</code> says why).
               </p>
               {model.sandbox && (
-                <Field label="Network" field="sandboxNetwork">
-                  {(p) => (
-                    <select {...p} className="input" value={model.sandboxNetwork} onChange={(e) => set('sandboxNetwork', e.target.value as FormModel['sandboxNetwork'])}>
-                      <option value="default">Default: none (package runners such as npx: all)</option>
-                      <option value="none">None</option>
-                      <option value="all">All</option>
-                    </select>
+                <>
+                  <Field label="Network" field="sandboxNetwork">
+                    {(p) => (
+                      <select {...p} className="input" value={model.sandboxNetwork} onChange={(e) => set('sandboxNetwork', e.target.value as FormModel['sandboxNetwork'])} data-testid="sandbox-network">
+                        <option value="default">Default: none (package runners such as npx: all)</option>
+                        <option value="none">None</option>
+                        <option value="all">All</option>
+                        <option value="hosts">Only these hosts</option>
+                      </select>
+                    )}
+                  </Field>
+                  {model.sandboxNetwork === 'hosts' && (
+                    <Field label="Hosts, one a line" field="sandboxHosts" error={errors.sandboxHosts} hint="api.example.com, *.example.com (any name under it), host:8443 for another port than 443/80. Reached through Patchbay's proxy; other hosts are refused.">
+                      {(p) => <textarea {...p} className="input mono" rows={3} value={model.sandboxHosts} onChange={(e) => set('sandboxHosts', e.target.value)} spellCheck={false} data-testid="sandbox-hosts" />}
+                    </Field>
                   )}
-                </Field>
+                  <label className="check check-row">
+                    <input type="checkbox" checked={model.sandboxSubprocesses} onChange={(e) => set('sandboxSubprocesses', e.target.checked)} data-testid="sandbox-subprocesses" />
+                    <span>It may start other programs (npx and uvx must)</span>
+                  </label>
+                </>
               )}
             </fieldset>
           </>
