@@ -99,6 +99,24 @@ test.describe('import', () => {
   });
 });
 
+test.describe('secret checks', () => {
+  test.use({ engineConfig: { mcpServers: { fx: everythingEntry() } } });
+
+  test('are set per server from the form (default warn, not written)', async ({ ui, engine }) => {
+    const servers = new ServersPage(ui);
+    await servers.open();
+    await servers.row('fx').getByRole('link', { name: 'fx', exact: true }).click();
+    await ui.getByRole('link', { name: 'Edit', exact: true }).click();
+    await expect(ui.getByLabel('Secret checks')).toHaveValue('warn');
+    await ui.getByLabel('Secret checks').selectOption('block');
+    await expectAccessible(ui, 'server form (secret checks)', 'form');
+    await ui.getByTestId('save-server').click();
+    await expect(ui.getByTestId('test-result')).toContainText('patchbay-everything-fixture');
+    const written = JSON.parse(await readFile(engine.configFile, 'utf8')) as { mcpServers: { fx: { secretCheck?: unknown } } };
+    expect(written.mcpServers.fx.secretCheck).toBe('block');
+  });
+});
+
 test.describe('a sandboxed server', () => {
   test.use({ engineConfig: { mcpServers: { fx: everythingEntry() } } });
 

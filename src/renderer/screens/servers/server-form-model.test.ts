@@ -19,3 +19,15 @@ describe('the server form: sandbox settings', () => {
     expect(validate(m).sandboxHosts).toBeUndefined();
   });
 });
+
+describe('the server form: secret checks', () => {
+  it('reads and writes secretCheck for both kinds; the default (warn) is not written', () => {
+    const stdio = { command: 'node', secretCheck: 'block' } as ServerConfig;
+    expect(modelFrom('a', stdio).secretCheck).toBe('block');
+    expect(toEntry(modelFrom('a', stdio), stdio)).toEqual(stdio);
+    expect(toEntry({ ...modelFrom('a', stdio), secretCheck: 'warn' }, stdio)).toEqual({ command: 'node' });
+    const remote = { url: 'https://example.com/mcp' } as ServerConfig;
+    expect(modelFrom('r', remote).secretCheck).toBe('warn');
+    expect(toEntry({ ...modelFrom('r', remote), secretCheck: 'mask' }, remote)).toEqual({ url: 'https://example.com/mcp', secretCheck: 'mask' });
+  });
+});

@@ -20,6 +20,8 @@ export interface FormModel {
   sandboxHosts: string;
   /** Whether it may start other programs (default yes: npx and uvx must). */
   sandboxSubprocesses: boolean;
+  /** Secret checks on its tool traffic (docs/secret-checks.md); `warn` is the default and is not written. */
+  secretCheck: 'warn' | 'mask' | 'block' | 'off';
   url: string;
   transport: 'auto' | 'streamable-http' | 'sse';
   headers: KeyValueRow[];
@@ -32,12 +34,13 @@ export interface FormModel {
 export type FieldErrors = Partial<Record<keyof FormModel | 'form', string>>;
 
 export function emptyModel(): FormModel {
-  return { name: '', kind: 'stdio', command: '', args: '', env: [], cwd: '', sandbox: false, sandboxNetwork: 'default', sandboxHosts: '', sandboxSubprocesses: true, url: '', transport: 'auto', headers: [], oauth: true, clientId: '', clientSecret: '', scope: '' };
+  return { name: '', kind: 'stdio', command: '', args: '', env: [], cwd: '', sandbox: false, sandboxNetwork: 'default', sandboxHosts: '', sandboxSubprocesses: true, secretCheck: 'warn', url: '', transport: 'auto', headers: [], oauth: true, clientId: '', clientSecret: '', scope: '' };
 }
 
 export function modelFrom(id: string, entry: ServerConfig): FormModel {
   const m = emptyModel();
   m.name = id;
+  m.secretCheck = entry.secretCheck ?? 'warn';
   if (isStdioServer(entry)) {
     m.kind = 'stdio';
     m.command = entry.command;
@@ -102,7 +105,8 @@ export function validate(m: FormModel): FieldErrors {
 /** The entry to save; `base` is the entry being edited (its unknown keys are kept). */
 export function toEntry(m: FormModel, base?: ServerConfig): ServerConfig {
   const keep: Record<string, unknown> = { ...(base ?? {}) };
-  for (const k of ['command', 'args', 'env', 'cwd', 'sandbox', 'url', 'type', 'transport', 'headers', 'oauth']) delete keep[k];
+  for (const k of ['command', 'args', 'env', 'cwd', 'sandbox', 'url', 'type', 'transport', 'headers', 'oauth', 'secretCheck']) delete keep[k];
+  if (m.secretCheck !== 'warn') keep.secretCheck = m.secretCheck;
   if (m.kind === 'stdio') {
     const entry: Record<string, unknown> = { ...keep, command: m.command.trim() };
     if (base && isStdioServer(base) && base.type === 'stdio') entry.type = 'stdio';

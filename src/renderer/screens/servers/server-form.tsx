@@ -169,6 +169,16 @@ export function ServerForm({ editId }: { editId?: string }) {
             </fieldset>
           </>
         )}
+        <Field label="Secret checks" field="secretCheck" hint="A stored key or a credential (a cloud key, a GitHub token, a private key…) in this server's tool arguments or answers: warn and let it pass, mask it, or block the message. docs/secret-checks.md.">
+          {(p) => (
+            <select {...p} className="input" value={model.secretCheck} onChange={(e) => set('secretCheck', e.target.value as FormModel['secretCheck'])} data-testid="secret-check">
+              <option value="warn">Warn (default)</option>
+              <option value="mask">Mask the secret</option>
+              <option value="block">Block the message</option>
+              <option value="off">Off</option>
+            </select>
+          )}
+        </Field>
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={saving} data-testid="save-server">
             {saving ? 'Saving…' : editId ? 'Save and test' : 'Add and test'}
