@@ -103,6 +103,14 @@ test('search with a typo, read the detail, install with a secret and a default; 
   expect(serverId).not.toBe('');
   await screenshot(ui, 'catalog-detail');
   await expectAccessible(ui, 'catalog detail');
+  // Sandboxed by default where this machine can (the test command installs bubblewrap). Unticked
+  // here: in its sandbox npx would fetch the package from npm, and the tests reach only loopback;
+  // outside it npx finds the one in this project's node_modules.
+  const sandboxBox = detail.getByTestId('catalog-sandbox');
+  if ((await detail.getByTestId('catalog-sandbox-hint').textContent())?.startsWith('Not available')) await expect(sandboxBox).not.toBeChecked();
+  else await expect(sandboxBox).toBeChecked();
+  await sandboxBox.uncheck();
+  await expect(detail.getByTestId('catalog-plan')).toContainText('npx -y @modelcontextprotocol/server-everything@2026.8.31');
 
   await detail.getByTestId('catalog-install-button').click();
   await expect(ui).toHaveURL(new RegExp(`#/servers/${serverId}$`));

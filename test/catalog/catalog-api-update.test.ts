@@ -21,7 +21,7 @@ describe('catalog outdated and update', () => {
   it('installed 2026.1.0 → 2026.8.31: diff shown, applied, tools pending again', async () => {
     const { hub, registryUrl } = await catalogHub();
     const config = async (): Promise<{ mcpServers: Record<string, { catalog?: { version: string }; env?: Record<string, string> }> }> => JSON.parse(await readFile(path.join(hub.dataDir, 'config.json'), 'utf8'));
-    const installed = await apiCall(hub, 'catalog.install', { name: EVERYTHING, version: '2026.1.0', values: { 'env:EVERYTHING_API_KEY': 'sk-e-1', 'env:EVERYTHING_MODE': 'minimal' }, profile: 'work' });
+    const installed = await apiCall(hub, 'catalog.install', { name: EVERYTHING, version: '2026.1.0', values: { 'env:EVERYTHING_API_KEY': 'sk-e-1', 'env:EVERYTHING_MODE': 'minimal' }, profile: 'work', sandbox: false });
     expect(installed.ok).toBe(true);
     expect((await config()).mcpServers.everything!.catalog!.version).toBe('2026.1.0');
     const client = await connect(hub, '@work');

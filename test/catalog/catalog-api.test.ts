@@ -35,12 +35,17 @@ describe('catalog installs', () => {
     const values = { 'env:EVERYTHING_API_KEY': 'sk-everything-0123456789' };
     const plan = (await apiCall<CatalogPlan>(hub, 'catalog.plan', { name: EVERYTHING, values })).value!;
     expect(plan.preview).toContain('npx -y @modelcontextprotocol/server-everything@2026.8.31');
+    // Sandboxed by default where the machine can (issue 25).
+    expect(plan.sandbox).toEqual({ on: true, available: true, detail: 'bubblewrap (as the test says)' });
+    expect(plan.entry).toMatchObject({ command: 'npx', sandbox: true });
     expect(JSON.stringify(plan)).not.toContain('sk-everything');
     const [configBefore] = await files(hub);
     // A plan writes nothing.
     expect((await files(hub))[0]).toBe(configBefore);
 
-    const installed = await apiCall<CatalogInstall>(hub, 'catalog.install', { name: EVERYTHING, values, profile: 'work' });
+    // Installed unsandboxed, as a person who unticks the box would: it must run from this project's
+    // node_modules (in its sandbox npx would fetch the package from npm; tests reach only loopback).
+    const installed = await apiCall<CatalogInstall>(hub, 'catalog.install', { name: EVERYTHING, values, profile: 'work', sandbox: false });
     expect(installed.ok).toBe(true);
     expect(installed.value).toMatchObject({ serverId: 'everything', profile: 'work', pendingApproval: true, secrets: [{ name: 'everything.EVERYTHING_API_KEY', key: 'env:EVERYTHING_API_KEY' }] });
     const config = JSON.parse((await files(hub))[0]) as { mcpServers: Record<string, unknown>; profiles: Record<string, { servers: string[] }> };
@@ -93,6 +98,21 @@ describe('catalog installs', () => {
     expect(await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather' })).toMatchObject({ ok: false, code: 'values_missing', message: 'Required values are missing: header:X-Api-Key' });
     expect(await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather', values: { 'header:X-Api-Key': 'k' }, profile: 'nope' })).toMatchObject({ ok: false, code: 'profile_not_found' });
     expect(await files(hub)).toEqual(before);
+  });
+
+  it('on a machine that cannot sandbox: the plan says why and installs unsandboxed; asking for a sandbox is refused, nothing written', async () => {
+    const { hub } = await catalogHub({ sandbox: { available: false, detail: 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap' } });
+    const values = { 'env:EVERYTHING_API_KEY': 'sk-everything-0123456789' };
+    const plan = (await apiCall<CatalogPlan>(hub, 'catalog.plan', { name: EVERYTHING, values })).value!;
+    expect(plan.sandbox).toEqual({ on: false, available: false, detail: 'bubblewrap (bwrap) is not installed: apt-get install bubblewrap' });
+    expect(plan.entry).not.toHaveProperty('sandbox');
+    const before = await files(hub);
+    const refused = await apiCall(hub, 'catalog.install', { name: EVERYTHING, values, sandbox: true });
+    expect(refused).toMatchObject({ ok: false, code: 'sandbox_unavailable' });
+    expect(refused.message).toContain('bubblewrap (bwrap) is not installed');
+    expect(await files(hub)).toEqual(before);
+    // A remote has no sandbox to speak of.
+    expect((await apiCall<CatalogPlan>(hub, 'catalog.plan', { name: 'io.github.patchbay-test/remote-weather' })).value!.sandbox).toBeUndefined();
   });
 
   it('takes the secrets back when the config write fails after they were written', async () => {

@@ -46,10 +46,12 @@ describe('patchbay search, add, outdated, update', () => {
     // A secret from a file, a value with --set, a version pinned, a profile.
     const keyFile = path.join(hub.dataDir, 'key.txt');
     await writeFile(keyFile, 'sk-from-file\n');
-    const added = await run(hub, ['add', 'io.github.patchbay-test/everything@2026.1.0', '--set', 'EVERYTHING_MODE=minimal', '--secret', `EVERYTHING_API_KEY=@${keyFile}`, '--profile', 'work', '--json']);
+    const added = await run(hub, ['add', 'io.github.patchbay-test/everything@2026.1.0', '--set', 'EVERYTHING_MODE=minimal', '--secret', `EVERYTHING_API_KEY=@${keyFile}`, '--profile', 'work', '--no-sandbox', '--json']);
     expect(added.code, added.err).toBe(0);
     expect(JSON.parse(added.out)).toMatchObject({ serverId: 'everything', profile: 'work', pendingApproval: true });
     expect(added.err).toContain("installed 'everything' and added to profile 'work'; its tools wait for approval: patchbay profiles approve work everything");
+    expect(added.err).toContain('not sandboxed (--no-sandbox)');
+    expect((await config(hub)).mcpServers.everything).not.toHaveProperty('sandbox');
     expect((await config(hub)).mcpServers.everything).toMatchObject({ env: { EVERYTHING_API_KEY: '${secret:everything.EVERYTHING_API_KEY}', EVERYTHING_MODE: 'minimal' }, catalog: { version: '2026.1.0' } });
     expect(await hub.engine.secrets.get('everything.EVERYTHING_API_KEY')).toBe('sk-from-file');
 

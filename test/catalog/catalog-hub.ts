@@ -13,14 +13,20 @@ export interface CatalogHub {
 }
 
 /** A hub with the profile `work` (no servers yet) and the fixture registry as its only registry; `path`: the PATH runtimes are looked for on. */
-export async function catalogHub(options: { path?: string } = {}): Promise<CatalogHub> {
+/**
+ * `sandbox`: what the engine is told of this machine's sandbox (default: one is available, so
+ * installs of packages are sandboxed unless asked not to — a test that runs an npx server says
+ * `sandbox: false`: in a sandbox npx would fetch the package from npm, and tests reach only loopback).
+ */
+export async function catalogHub(options: { path?: string; sandbox?: { available: boolean; detail: string } } = {}): Promise<CatalogHub> {
   const registry = await startFixtureRegistry();
   onCleanup(() => registry.close());
   const path = options.path;
+  const sandbox = options.sandbox ?? { available: true, detail: 'bubblewrap (as the test says)' };
   const hub = await startHub({
     servers: {},
     config: { registries: [{ url: registry.url, label: 'fixture' }], profiles: { work: { servers: [] } } },
-    ...(path !== undefined ? { engine: { catalog: { path: () => Promise.resolve(path) } } } : {}),
+    engine: { catalog: { ...(path !== undefined ? { path: () => Promise.resolve(path) } : {}), sandbox: () => Promise.resolve(sandbox) } },
   });
   return { hub, registry, registryUrl: registry.url.replace(/\/+$/, '') };
 }

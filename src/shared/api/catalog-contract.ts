@@ -110,6 +110,8 @@ const selectSchema = z.object({
   values: z.record(z.string(), z.string()).optional(),
   /** The server id to install as; omitted: derived from the name (`weather`, then `weather-2`…). */
   serverId: z.string().optional(),
+  /** Run a package in a sandbox (docs/sandbox.md); omitted: yes wherever this machine can sandbox servers. */
+  sandbox: z.boolean().optional(),
 });
 
 export const catalogPlanSchema = z.object({
@@ -124,6 +126,8 @@ export const catalogPlanSchema = z.object({
   missing: z.array(z.string()),
   /** The runtime this option needs and this machine lacks, worded with what to install (install refuses). */
   runtimeMissing: z.string().optional(),
+  /** For a package: whether it would run sandboxed, and whether this machine can sandbox servers at all (and why not). */
+  sandbox: z.object({ on: z.boolean(), available: z.boolean(), detail: z.string() }).optional(),
 });
 
 export const catalogInstallSchema = catalogPlanSchema.extend({

@@ -66,6 +66,7 @@ function printPlan(ctx: CommandContext, detail: CatalogDetail, plan: CatalogPlan
   err.write(`${detail.result.name} ${detail.result.version} as '${plan.serverId}' (${detail.result.namespace.kind}: ${detail.result.namespace.owner})\n`);
   err.write(`will run:\n  ${plan.preview.split('\n').join('\n  ')}\n`);
   if (plan.secrets.length > 0) err.write(`secrets to store: ${plan.secrets.map((s) => s.name).join(', ')}\n`);
+  if (plan.sandbox) err.write(plan.sandbox.on ? 'in a sandbox (docs/sandbox.md; --no-sandbox to run it without)\n' : `not sandboxed${plan.sandbox.available ? ' (--no-sandbox)' : `: ${plan.sandbox.detail}`}\n`);
 }
 
 async function addRun(ctx: CommandContext): Promise<number> {
@@ -93,7 +94,7 @@ async function addRun(ctx: CommandContext): Promise<number> {
     const [given, value] = await readSecretArg(ctx, spec);
     values[inputFor(option.inputs, given, ctx).key] = value;
   }
-  const select = { name, version: detail.result.version, option: option.id, ...(serverId ? { serverId } : {}) };
+  const select = { name, version: detail.result.version, option: option.id, ...(serverId ? { serverId } : {}), ...(ctx.values['no-sandbox'] === true ? { sandbox: false } : {}) };
   let plan = await call<CatalogPlan>(ctx, 'catalog.plan', { ...select, values });
   if (plan.missing.length > 0 && interactive) {
     for (const key of plan.missing) {
@@ -189,6 +190,7 @@ export const addCommand: CliCommand = {
     { name: 'as', type: 'string', valueName: 'ID', description: 'Server id to install as (default: from the name: weather, then weather-2…)' },
     { name: 'profile', type: 'string', valueName: 'P', description: 'Also add it to this profile' },
     { name: 'option', type: 'string', valueName: 'package:0|remote:0', description: 'Which way to run it (default: the first that can be installed)' },
+    { name: 'no-sandbox', type: 'boolean', description: 'Run a package unsandboxed (default: in a sandbox wherever this machine can sandbox servers; docs/sandbox.md)' },
     { name: 'set', type: 'string', multiple: true, valueName: 'KEY=VALUE', description: 'A field\'s value (not for secrets); repeatable' },
     { name: 'secret', type: 'string', multiple: true, valueName: 'NAME=@FILE|-', description: 'A secret field\'s value from a file, or - for standard input; repeatable' },
     YES_OPTION,

@@ -34,6 +34,8 @@ export interface CatalogApiDeps {
   secrets: SecretStore;
   pins: Pick<ToolPins, 'markPending' | 'clearPending'>;
   runtime: RuntimeEnv;
+  /** Whether this machine can sandbox stdio servers (sandbox/sandbox-support.ts): installs are sandboxed by default where it can. */
+  sandbox: () => Promise<{ available: boolean; detail: string }>;
   api: ApiRegistry;
 }
 
@@ -92,7 +94,9 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
     return options;
   }
 
-  async function plan(select: CatalogSelect): Promise<BuiltPlan & { runtimeMissing?: string }> {
+  type Planned = BuiltPlan & { runtimeMissing?: string; sandbox?: { on: boolean; available: boolean; detail: string } };
+
+  async function plan(select: CatalogSelect): Promise<Planned> {
     const entry = await entryOf(source, select.name, select.registry, select.version);
     const option = select.option ?? defaultOption(entry.document);
     const taken = new Set(Object.keys(config.get().mcpServers));
@@ -105,17 +109,26 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
     } catch (err) {
       planError(err);
     }
-    return check?.missing ? { ...built, runtimeMissing: check.missing } : built;
+    const planned: Planned = check?.missing ? { ...built, runtimeMissing: check.missing } : built;
+    if ('command' in planned.entry) {
+      // A package runs sandboxed unless the person says not to, wherever this machine can (issue 25).
+      const support = await deps.sandbox();
+      const on = select.sandbox ?? support.available;
+      planned.sandbox = { on, available: support.available, detail: support.detail };
+      if (on) planned.entry = { ...planned.entry, sandbox: true };
+    }
+    return planned;
   }
 
   /** What an answer may carry: the plan without the values of its secrets. */
-  const shown = (p: BuiltPlan & { runtimeMissing?: string }): CatalogPlan => ({
+  const shown = (p: Planned): CatalogPlan => ({
     serverId: p.serverId,
     entry: p.entry,
     preview: p.preview,
     secrets: p.secrets,
     missing: p.missing,
     ...(p.runtimeMissing ? { runtimeMissing: p.runtimeMissing } : {}),
+    ...(p.sandbox ? { sandbox: p.sandbox } : {}),
   });
 
   /** Writes the secrets, remembering what each name held before, so a failure can put them back. */
@@ -164,6 +177,7 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
       const p = await plan(select);
       if (p.missing.length > 0) throw new ApiError('values_missing', `Required values are missing: ${p.missing.join(', ')}`, { missing: p.missing });
       if (p.runtimeMissing) throw new ApiError('runtime_missing', `${p.runtimeMissing}: install it, then try again (nothing was written).`);
+      if (p.sandbox?.on && !p.sandbox.available) throw new ApiError('sandbox_unavailable', `This machine cannot run servers in a sandbox (${p.sandbox.detail}): install it with the sandbox off, or make a sandbox available (patchbay doctor says how). Nothing was written.`);
       const checked = serverConfigSchema.safeParse(p.entry);
       if (!checked.success) throw new ApiError('entry_invalid', `the entry would be invalid: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       // Set before the entry exists: the first tools the server lists are held for approval.

@@ -13,6 +13,7 @@ import type { OutdatedServer } from '../clients/doctor.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Logger } from '../log/logger.js';
 import type { ToolPins } from '../profiles/tool-pins.js';
+import { sandboxSupport } from '../sandbox/sandbox-support.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 
@@ -21,6 +22,8 @@ export interface CatalogEngineOptions {
   source?: CatalogSource;
   /** The PATH runtimes (npx, uvx, docker…) are looked for on; default: the PATH servers start with. */
   path?: () => Promise<string>;
+  /** Whether servers can be sandboxed here (default: sandbox/sandbox-support.ts asks this machine); installs are sandboxed where they can be. */
+  sandbox?: () => Promise<{ available: boolean; detail: string }>;
 }
 
 export interface EngineCatalog {
@@ -39,11 +42,13 @@ export function startCatalog(deps: { dataDir: string; config: ConfigStore; secre
   const path =
     deps.options?.path ??
     (async (): Promise<string> => buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured: undefined }).PATH ?? '');
+  // Asked once (it starts bwrap to see whether user namespaces work): each plan would ask again.
+  let support: ReturnType<typeof sandboxSupport> | undefined;
   const off = source.onChange((registries) => {
     deps.api.emit(catalogContract, 'catalog.changed', { registries });
   });
   return {
-    deps: { source, config: deps.config, secrets: deps.secrets, pins: deps.pins, runtime: { path } },
+    deps: { source, config: deps.config, secrets: deps.secrets, pins: deps.pins, runtime: { path }, sandbox: deps.options?.sandbox ?? (() => (support ??= sandboxSupport())) },
     outdated: () => Promise.resolve(outdatedServers(deps.config.get().mcpServers, source)),
     close: async () => {
       off();

@@ -21,13 +21,15 @@ export function InstallForm({ name, registry, version, option }: { name: string;
   const [values, setValues] = useState<FormValues>(() => initialValues(option.inputs));
   const [serverId, setServerId] = useState<string>();
   const [profile, setProfile] = useState('');
+  /** The person's choice; undefined: the engine's default (sandboxed wherever this machine can). */
+  const [sandbox, setSandbox] = useState<boolean>();
   const [profiles, setProfiles] = useState<string[]>([]);
   const [plan, setPlan] = useState<CatalogPlan>();
   const [planError, setPlanError] = useState<string>();
   const [installing, setInstalling] = useState(false);
   const [installError, setInstallError] = useState<string>();
   const runtimeMissing = option.runtime?.available === false;
-  const select = { name, registry, version, option: option.id, values: valuesToSend(values), ...(serverId ? { serverId } : {}) };
+  const select = { name, registry, version, option: option.id, values: valuesToSend(values), ...(serverId ? { serverId } : {}), ...(sandbox !== undefined ? { sandbox } : {}) };
   const selectKey = JSON.stringify(select);
 
   useEffect(() => {
@@ -102,6 +104,19 @@ export function InstallForm({ name, registry, version, option }: { name: string;
               </select>
             </div>
           </div>
+          {plan?.sandbox && (
+            <div className="field">
+              <label className="check">
+                <input type="checkbox" checked={sandbox ?? plan.sandbox.on} disabled={!plan.sandbox.available && !(sandbox ?? plan.sandbox.on)} onChange={(e) => setSandbox(e.target.checked)} data-testid="catalog-sandbox" />
+                <span>Run it in a sandbox</span>
+              </label>
+              <p className="hint" data-testid="catalog-sandbox-hint">
+                {plan.sandbox.available
+                  ? 'It then sees only its own directory and the system\'s runtime — not your home folder or other servers\' keys (docs/sandbox.md).'
+                  : `Not available on this machine: ${plan.sandbox.detail}`}
+              </p>
+            </div>
+          )}
         </>
       )}
       <div className="catalog-install-foot">
