@@ -3,7 +3,7 @@
 /**
  * Runs the official MCP conformance suite 0.2 (`@modelcontextprotocol/conformance-next`, an npm
  * alias of @modelcontextprotocol/conformance@0.2.0-alpha.12) with its frozen requirement sets,
- * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against eight targets.
+ * `--requirements 2025-11-25` and `--requirements 2026-07-28` (issue 14), against nine targets.
  *
  * The dual-era fixture (test/fixtures/dual-era-server.mjs) is the server. Behind the hub it runs
  * with `--server-requests legacy`: its 2025 tools that ask the client (test_sampling,
@@ -31,6 +31,9 @@
  *                            `notifications/initialized`, DELETE), at /mcp/dual-stdio-2025-first;
  *   hub-remote-2025-first    as hub-remote, first reached by a 2025 client, at
  *                            /mcp/dual-remote-2025-first;
+ *   hub-stdio-sandboxed      as hub-stdio, with the fixture in its sandbox (`"sandbox": true`,
+ *                            bubblewrap; issue 25), at /mcp/dual-sandboxed; skipped, saying why,
+ *                            where servers cannot be sandboxed;
  *   hub-profile              the same hub's aggregated endpoint of a profile holding only a stdio
  *                            fixture of its own (`dual-profile`, the same mode, first reached by
  *                            a 2026-07-28 client), names unprefixed, at /mcp/@dual (issue 15: a
@@ -64,6 +67,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
+import { pathToFileURL } from 'node:url';
 
 import { parse as parseYaml } from 'yaml';
 
@@ -103,7 +107,7 @@ const LEGACY_REQUESTS = ['--server-requests', 'legacy'];
  * extra arguments, the era of the client that reaches it first (`modern`: a 2026-07-28
  * `server/discover`; `legacy`: a 2025 `initialize`), always at `/mcp/<server>`, and the endpoint
  * the suite runs against (default `/mcp/<server>`).
- * @typedef {{ server: string, upstream: 'stdio' | 'remote', args: string[], first: 'modern' | 'legacy', path?: string }} HubTarget
+ * @typedef {{ server: string, upstream: 'stdio' | 'remote', args: string[], first: 'modern' | 'legacy', path?: string, sandbox?: boolean }} HubTarget
  * @type {Record<string, HubTarget>}
  */
 const HUB_TARGETS = {
@@ -125,6 +129,15 @@ const HUB_TARGETS = {
     upstream: 'remote',
     args: LEGACY_REQUESTS,
     first: 'legacy',
+  },
+  // The fixture in its sandbox (issue 25, docs/sandbox.md): the sets pass as well from inside
+  // bubblewrap. Run only where a sandbox can be had (the run says so otherwise).
+  'hub-stdio-sandboxed': {
+    server: 'dual-sandboxed',
+    upstream: 'stdio',
+    args: LEGACY_REQUESTS,
+    first: 'modern',
+    sandbox: true,
   },
   // The profile `dual` holds only this server, unprefixed (so the suite finds its tools by name).
   'hub-profile': {
@@ -535,6 +548,15 @@ async function main() {
   const needsBuild = opts.targets.some((t) => !t.startsWith('fixture'));
   if (needsBuild && !existsSync(join(ROOT, 'dist', 'main', 'cli', 'main.js')))
     throw new RunError('the CLI is not built (dist/main/cli/main.js): run `npm run build` first');
+  if (opts.targets.includes('hub-stdio-sandboxed')) {
+    /** @type {{ sandboxSupport(): Promise<{ available: boolean, detail: string }> }} */
+    const { sandboxSupport } = await import(pathToFileURL(join(ROOT, 'dist', 'main', 'core', 'sandbox', 'sandbox-support.js')).href);
+    const support = await sandboxSupport();
+    if (!support.available) {
+      console.error(`${LABEL}: hub-stdio-sandboxed not run: servers cannot be sandboxed here (${support.detail})`);
+      opts.targets = opts.targets.filter((t) => t !== 'hub-stdio-sandboxed');
+    }
+  }
   const outRoot = opts.out ? resolve(opts.out) : undefined;
   if (outRoot) mkdirSync(outRoot, { recursive: true });
   const subset = opts.scenarios.length > 0;
@@ -559,10 +581,10 @@ async function main() {
   if (hubTargets.length > 0) {
     /** @type {Record<string, unknown>} */
     const mcpServers = {};
-    for (const [, { server, upstream, args }] of hubTargets) {
+    for (const [, { server, upstream, args, sandbox }] of hubTargets) {
       mcpServers[server] =
         upstream === 'stdio'
-          ? { command: process.execPath, args: [FIXTURE, ...args] }
+          ? { command: process.execPath, args: [FIXTURE, ...args], ...(sandbox ? { sandbox: true } : {}) }
           : { url: (await startHttpFixture(FIXTURE, args)).url };
     }
     const profiled = opts.targets.includes('hub-profile');
