@@ -127,6 +127,8 @@ test.describe('a sandboxed server', () => {
     await servers.row('fx').getByRole('link', { name: 'fx', exact: true }).click();
     await ui.getByRole('link', { name: 'Edit', exact: true }).click();
     await ui.getByTestId('sandbox-toggle').check();
+    // The hub says what this machine's sandbox is (hub.status).
+    await expect(ui.getByTestId('sandbox-here')).toContainText(/^On this machine: bubblewrap/);
     await ui.getByLabel('Network').selectOption('none');
     await expectAccessible(ui, 'server form (sandbox)', '[data-testid="sandbox-fields"]');
     await ui.getByTestId('save-server').click();

@@ -24,6 +24,8 @@ export const hubStatusSchema = z.object({
   configProblems: z.array(configProblemSchema),
   sessions: z.number().int(),
   startedAt: z.string(),
+  /** Whether stdio servers can be run in a sandbox on this machine, and with what or why not (docs/sandbox.md). */
+  sandbox: z.object({ available: z.boolean(), detail: z.string() }).optional(),
 });
 
 export const hubContract = {

@@ -51,6 +51,7 @@ import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 import { createRemoteFetch } from '../upstream/remote-fetch.js';
 import type { HostDenial } from '../sandbox/host-proxy.js';
 import { sandboxWrapper } from '../sandbox/sandbox-spawn.js';
+import { sandboxSupport } from '../sandbox/sandbox-support.js';
 import { startAudit } from '../audit/start-audit.js';
 import { registerApi } from './register-api.js';
 import { startCatalog } from './engine-catalog.js';
@@ -162,7 +163,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   pins.onApproved((profile, approved) => {
     for (const a of approved) audit.record({ t: new Date().toISOString(), kind: 'approve', client: 'api', server: `@${profile}`, target: `${a.server}/${a.tool}`, outcome: 'approved' });
   });
-  const catalog = startCatalog({ dataDir: options.dataDir, config, secrets, pins, api, logger: log, ...(options.catalog ? { options: options.catalog } : {}) });
+  // Whether servers can be sandboxed here: asked once, when first wanted (it starts bwrap to see whether user namespaces work).
+  let sandboxAsked: Promise<{ available: boolean; detail: string }> | undefined;
+  const sandboxAvailability = options.catalog?.sandbox ?? (() => (sandboxAsked ??= sandboxSupport()));
+  const catalog = startCatalog({ dataDir: options.dataDir, config, secrets, pins, api, logger: log, options: { sandbox: sandboxAvailability, ...options.catalog } });
   const profiles = new ProfileRegistry(config.get(), { server: (id) => registry.get(id), pins, version: PATCHBAY_VERSION, logger: log });
 
   // The tracker observes the hub's sessions and counts them: it is only asked once the hub runs.
@@ -253,7 +257,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   });
 
   const servers = (): ServerSummary[] => registry.summaries(config.get(), url, hub.sessionCounts());
-  const hubStatus = (): HubStatus => ({
+  const hubStatus = async (): Promise<HubStatus> => ({
+    sandbox: await sandboxAvailability(),
     version: PATCHBAY_VERSION,
     url,
     port,

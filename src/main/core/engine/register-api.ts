@@ -40,7 +40,7 @@ import { settingsHandlers, type SettingsDeps } from './settings-api.js';
 import { telemetryHandlers, type TelemetrySettingsDeps } from './telemetry-settings-api.js';
 
 export interface ApiDomains {
-  hub: { status(): HubStatus; servers(): ServerSummary[] };
+  hub: { status(): Promise<HubStatus> | HubStatus; servers(): ServerSummary[] };
   servers: { config: ConfigStore; baseUrl: string; status: ServerStatusTracker; token(): string | undefined };
   secrets: { secrets: SecretStore; config: ConfigStore };
   settings: Omit<SettingsDeps, 'api'>;

@@ -4,7 +4,7 @@ import { CallError, unwrap } from '../../bridge/bridge.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { testServer } from '../../app/commands.js';
 import { href, navigate } from '../../app/router.js';
-import { useSecrets, useServers, useServices } from '../../app/services.js';
+import { useAppState, useSecrets, useServers, useServices } from '../../app/services.js';
 import { KeyValueEditor } from './key-value-editor.js';
 import { emptyModel, errorsFromDetails, modelFrom, toEntry, validate, type FieldErrors, type FormModel } from './server-form-model.js';
 
@@ -12,6 +12,8 @@ export function ServerForm({ editId }: { editId?: string }) {
   const services = useServices();
   const existing = useServers((s) => (editId ? s.byId[editId] : undefined));
   const loaded = useServers((s) => s.loaded);
+  /** What the hub said of this machine's sandbox (hub.status); undefined until known. */
+  const sandboxHere = useAppState((s) => s.hub?.sandbox);
   const secretNames = useSecrets((s) => s.list.secrets.map((x) => x.name).join('\n'));
   const names = useMemo(() => (secretNames ? secretNames.split('\n') : []), [secretNames]);
   const [model, setModel] = useState<FormModel>(() => (existing ? modelFrom(existing.id, existing.config) : emptyModel()));
@@ -110,6 +112,11 @@ export function ServerForm({ editId }: { editId?: string }) {
               <p className="muted small">
                 It then sees only the system's runtime, its own code and a directory of its own — not your home folder, not other servers' keys. Linux (bubblewrap) and macOS (sandbox-exec); Windows has no sandbox, and there, or without bubblewrap, a sandboxed server does not start (<code>patchbay doctor</code> says why).
               </p>
+              {sandboxHere && (
+                <p className={sandboxHere.available ? 'muted small' : 'small error-text'} data-testid="sandbox-here">
+                  {sandboxHere.available ? `On this machine: ${sandboxHere.detail}.` : `Not available on this machine: ${sandboxHere.detail}. A server set to run in a sandbox will not start here.`}
+                </p>
+              )}
               {model.sandbox && (
                 <>
                   <Field label="Network" field="sandboxNetwork">
