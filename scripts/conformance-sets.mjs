@@ -676,6 +676,10 @@ async function main() {
   if (hub) {
     const { orphans } = await stop(hub.child);
     if (orphans) console.error(`${LABEL}: note: the hub left processes in its group (killed)`);
+    if (hub.secretFindings.length > 0) {
+      console.log(`\nThe hub's secret checks flagged the suites' traffic (false positives):\n${hub.secretFindings.slice(0, 10).join('\n')}`);
+      return 1;
+    }
   }
   return report(runs, opts.allowShort);
 }
