@@ -47,7 +47,9 @@ interface Needle {
  */
 const TOKEN_PREFIXES = [
   'npm_', 'xox[abporx]-', 'xapp-', 'sk-', 'gsk_', 'hf_', 'lin_api_', 'ntn_', 'SG\\.', 'shp(?:pa|ca|at|ss)_', '[rs]k_(?:live|test)_', 'gh[pousr]_', 'github_pat_',
-  'glpat-', 'glsa_', 'hv[sbr]\\.', 'vc[pikar]_', 'dapi[0-9a-f]', 'dckr_pat_', 'figd_', 'cf(?:k|ut|at)_', 'tskey-', 'ops_', '(?:A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]',
+  'glpat-', 'glsa_', 'hv[sbr]\\.', 'vc[pikar]_', 'dapi[0-9a-f]{32}', 'dckr_pat_', 'figd_', 'cf(?:k|ut|at)_', 'tskey-', 'ops_',
+  // As the AWS rule itself: the whole key, so a long base64 text (an image) does not trip it by chance.
+  '(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])',
 ];
 const MARKERS = new RegExp(
   [
@@ -104,10 +106,16 @@ export class SecretFinder {
   }
 
   /** Every secret in the strings of `value` (object keys are not checked: names, not values). */
-  async find(value: unknown, where: string): Promise<SecretFinding[]> {
+  async find(value: unknown, where: string, limit = Infinity): Promise<SecretFinding[]> {
     const out: SecretFinding[] = [];
     const strings: Array<{ path: string; text: string }> = [];
-    walkStrings(value, where, (path, text) => strings.push({ path, text }));
+    // With a limit (under `warn`), only that many characters of the strings, in document order.
+    let left = limit;
+    walkStrings(value, where, (path, text) => {
+      if (left <= 0) return;
+      strings.push({ path, text: text.length > left ? text.slice(0, left) : text });
+      left -= text.length;
+    });
     for (const s of strings) for (const n of this.needles) if (s.text.includes(n.find)) out.push({ rule: 'stored-secret', label: n.label, where: s.path, encoding: n.encoding });
     // The shapes: one pass over the whole text; only when something is there is each string
     // checked on its own, to say where.

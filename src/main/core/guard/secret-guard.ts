@@ -2,8 +2,9 @@
  * Secret checks on a server's traffic (docs/secret-checks.md): what a client sends in a
  * `tools/call`'s or `prompts/get`'s arguments or a `resources/read`'s URI, and what the server
  * answers to those, is checked for secrets (secret-finder.ts). Per server (`secretCheck`):
- * - `warn` (the default): the message passes at once and is checked beside the path; a finding is
- *   reported (the inspector's timeline, a notice in the UI, the audit trail);
+ * - `warn` (the default): the message passes at once and is checked after it went, its first
+ *   WARN_SCAN_CHARS characters only (a large answer — a file, an image — costs no more than that);
+ *   a finding is reported (the inspector's timeline, a notice in the UI, the audit trail);
  * - `mask`: the message waits for its check, and what was found is replaced by `[secret:<name>]`;
  * - `block`: the message waits for its check; a request that carries a secret is not sent (the
  *   client gets an error naming the rule and where, never the secret), an answer that carries one
@@ -39,6 +40,13 @@ export interface GuardDeps {
   /** A check that failed (never expected): reported, and the message passes under `warn` or is refused under `block`. */
   failed(server: string, err: Error): void;
 }
+
+/**
+ * How much of a message `warn` reads: about 0.5 ms of the hub's CPU at most, whatever the size —
+ * the default must not make large answers dearer (the markers' scan costs ~3 ms per MiB). `mask`
+ * and `block` read everything.
+ */
+export const WARN_SCAN_CHARS = 256 * 1024;
 
 /** A JSON-RPC error code of the implementation-defined server range: a policy of Patchbay's refused the message. */
 export const BLOCKED_CODE = -32001;
@@ -76,7 +84,7 @@ async function judge(mode: SecretCheckMode, deps: GuardDeps, base: Omit<GuardRep
     deps.report({ ...base, action: 'masked', findings });
     return { kind: 'replace', value: masked };
   }
-  const findings = await deps.finder.find(value, where);
+  const findings = await deps.finder.find(value, where, mode === 'warn' ? WARN_SCAN_CHARS : Infinity);
   if (findings.length === 0) return { kind: 'pass' };
   deps.report({ ...base, action: mode === 'block' ? 'blocked' : 'warned', findings });
   if (mode !== 'block') return { kind: 'pass' };
@@ -86,6 +94,10 @@ async function judge(mode: SecretCheckMode, deps: GuardDeps, base: Omit<GuardRep
   return base.direction === 'request'
     ? { kind: 'block', error: `Patchbay blocked this request to server '${base.server}': ${f.where} carries ${what}${f.encoding === 'plain' ? '' : `, ${f.encoding}-encoded`} (rule ${f.rule})${more}. Nothing was sent. The server's secret check is set to "block".` }
     : { kind: 'block', error: `Patchbay withheld server '${base.server}''s answer: ${f.where} carries ${what}${f.encoding === 'plain' ? '' : `, ${f.encoding}-encoded`} (rule ${f.rule})${more}. The server's secret check is set to "block".` };
+}
+
+function warnMayContain(finder: SecretFinder, text: string): boolean {
+  return finder.mayContain(text.length > WARN_SCAN_CHARS ? text.slice(0, WARN_SCAN_CHARS) : text);
 }
 
 function notice(report: Pick<GuardReport, 'direction' | 'method' | 'action'>, findings: readonly SecretFinding[]): string {
@@ -145,13 +157,13 @@ class GuardedConnection implements UpstreamConnection {
     const asked = requestPart(message);
     const id = (message as { id?: JsonRpcId }).id;
     if (asked && id !== undefined) this.pending.set(id, { method: asked.method, ...(asked.target !== undefined ? { target: asked.target } : {}) });
-    // Most requests carry nothing that could be a secret: known at once, and they go as they are.
-    const part = asked && this.deps.finder.mayContain(raw ?? JSON.stringify(asked.value)) ? asked : undefined;
     if (this.mode === 'warn') {
       this.inner.send(message, raw);
-      if (part) this.background('request', part.method, part.target, part.value, part.where);
+      if (asked) this.later(raw, asked.value, () => this.background('request', asked.method, asked.target, asked.value, asked.where));
       return;
     }
+    // Most requests carry nothing that could be a secret: known at once, and they go as they are.
+    const part = asked && this.deps.finder.mayContain(raw ?? JSON.stringify(asked.value)) ? asked : undefined;
     if (!part && this.out === undefined) return this.inner.send(message, raw);
     this.out = this.after(this.out, async () => {
       if (!part) return this.inner.send(message, raw);
@@ -171,13 +183,13 @@ class GuardedConnection implements UpstreamConnection {
     const id = (message as { id?: JsonRpcId }).id;
     const answered = id !== undefined && 'result' in message ? this.pending.get(id) : undefined;
     if (id !== undefined && ('result' in message || 'error' in message)) this.pending.delete(id);
-    const asked = answered && this.deps.finder.mayContain(raw) ? answered : undefined;
     const result = (message as { result?: unknown }).result;
     if (this.mode === 'warn') {
       this.onmessage?.(message, raw, local);
-      if (asked) this.background('result', asked.method, asked.target, result, 'result');
+      if (answered) this.later(raw, result, () => this.background('result', answered.method, answered.target, result, 'result'));
       return;
     }
+    const asked = answered && this.deps.finder.mayContain(raw) ? answered : undefined;
     if (!asked) return this.deliver(message, raw, local);
     this.in = this.after(this.in, async () => {
       const verdict = await this.check('result', asked.method, asked.target, result, 'result');
@@ -217,6 +229,13 @@ class GuardedConnection implements UpstreamConnection {
     void this.check(direction, method, target, value, where);
   }
 
+  /** Under `warn`: after the message went, its first WARN_SCAN_CHARS screened, and `check` run when they may hold a secret. */
+  private later(raw: string | undefined, value: unknown, check: () => void): void {
+    setImmediate(() => {
+      if (warnMayContain(this.deps.finder, raw ?? JSON.stringify(value) ?? '')) check();
+    });
+  }
+
   /** The deps, with each report also told to this session's observers (the inspector's timeline). */
   private reporting(): GuardDeps {
     return {
@@ -242,22 +261,25 @@ export function guardModern(inner: ModernUpstream, server: string, mode: SecretC
 function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode, deps: GuardDeps, request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
   const part = requestPart(request.message);
   if (!part) return inner.call(request, handlers);
-  const clean = !deps.finder.mayContain(request.raw ?? JSON.stringify(part.value));
   const base = { server, method: part.method, ...(part.target !== undefined ? { target: part.target } : {}), ...(request.client !== undefined ? { client: request.client } : {}) };
   const reporting: GuardDeps = { ...deps, report: (r) => { deps.report(r); handlers.event?.({ type: 'notice', text: notice(r, r.findings) }); } };
   const checkedHandlers: ModernCallHandlers = {
     ...handlers,
     response: (message, raw, info) => {
       const result = (message as { result?: unknown }).result;
-      if (result === undefined || info.local || !deps.finder.mayContain(raw)) return handlers.response(message, raw, info);
+      if (result === undefined || info.local) return handlers.response(message, raw, info);
+      if (mode === 'warn') {
+        handlers.response(message, raw, info);
+        setImmediate(() => {
+          if (warnMayContain(deps.finder, raw)) void judge(mode, reporting, { ...base, direction: 'result' }, result, 'result').catch((err: Error) => deps.failed(server, err));
+        });
+        return;
+      }
+      if (!deps.finder.mayContain(raw)) return handlers.response(message, raw, info);
       const verdict = judge(mode, reporting, { ...base, direction: 'result' }, result, 'result').catch((err: Error) => {
         deps.failed(server, err);
         return mode === 'block' ? ({ kind: 'block', error: `Patchbay could not check this answer for secrets: ${err.message}` } as const) : ({ kind: 'pass' } as const);
       });
-      if (mode === 'warn') {
-        handlers.response(message, raw, info);
-        return;
-      }
       void verdict.then((v) => {
         if (v.kind === 'pass') return handlers.response(message, raw, info);
         const answer: JsonRpcResponse = v.kind === 'block' ? { jsonrpc: '2.0', id: message.id, error: { code: BLOCKED_CODE, message: v.error } } : ({ ...message, result: v.value } as JsonRpcResponse);
@@ -265,12 +287,18 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
       });
     },
   };
-  if (clean) return inner.call(request, checkedHandlers);
+  if (mode === 'warn') {
+    const call = inner.call(request, checkedHandlers);
+    setImmediate(() => {
+      if (warnMayContain(deps.finder, request.raw ?? JSON.stringify(part.value) ?? '')) void judge(mode, reporting, { ...base, direction: 'request' }, part.value, part.where).catch((err: Error) => deps.failed(server, err));
+    });
+    return call;
+  }
+  if (!deps.finder.mayContain(request.raw ?? JSON.stringify(part.value))) return inner.call(request, checkedHandlers);
   const verdict = judge(mode, reporting, { ...base, direction: 'request' }, part.value, part.where).catch((err: Error) => {
     deps.failed(server, err);
     return mode === 'block' ? ({ kind: 'block', error: `Patchbay could not check this request for secrets: ${err.message}` } as const) : ({ kind: 'pass' } as const);
   });
-  if (mode === 'warn') return inner.call(request, checkedHandlers);
   // The call starts once its request is judged; a cancel before then ends it there.
   let call: ModernCall | undefined;
   let cancelled: string | undefined;
