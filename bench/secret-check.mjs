@@ -8,7 +8,10 @@
  * - clean text (no stored value, no credential marker): what every ordinary call pays;
  * - text that carries the stored secret: under warn the check runs beside the path, under mask
  *   it replaces the value before the server gets it (block refuses it: its row is the error's).
- * Prints p50, p95 and calls/s side by side; figures are printed, never asserted.
+ * - a 1 MiB answer (the echo server's `blob`): under warn the check reads its first 256 KiB after
+ *   it went; under mask all of it, before.
+ * Prints p50, p95 and calls/s side by side, and for the 1 MiB answers the CPU time of this process
+ * (the engine and the client both run in it) per call; figures are printed, never asserted.
  *
  * The table is run ROUNDS times over and each row's figures are its best round's (the first
  * rounds warm the engine, the JIT and the CPU's clock up).
@@ -44,27 +47,36 @@ const engine = await startEngine({ dataDir, port: 0, auth: false });
 
 /** @param {string} server @param {string} text */
 async function measure(server, text) {
+  const calls = text === BLOB ? Math.max(20, Math.round(CALLS / 20)) : CALLS;
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${engine.url}/mcp/${server}`)));
-  const call = () => client.callTool({ name: 'echo', arguments: { text } }).catch((/** @type {Error} */ e) => e);
+  const call = () => (text === BLOB ? client.callTool({ name: 'blob', arguments: { bytes: 1 << 20 } }) : client.callTool({ name: 'echo', arguments: { text } })).catch((/** @type {Error} */ e) => e);
   for (let i = 0; i < 50; i++) await call();
   const times = [];
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < CALLS; i++) {
+  for (let i = 0; i < calls; i++) {
     const s = performance.now();
     await call();
     times.push(performance.now() - s);
   }
   const total = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   await client.close();
   times.sort((a, b) => a - b);
-  return { p50: r3(pct(times, 0.5)), p95: r3(pct(times, 0.95)), perSec: Math.round((CALLS / total) * 1000) };
+  return { p50: r3(pct(times, 0.5)), p95: r3(pct(times, 0.95)), perSec: Math.round((calls / total) * 1000), cpuMs: r3((cpu.user + cpu.system) / calls / 1000) };
 }
 
 const clean = 'hello from the benchmark: nothing secret here, just some ordinary words and a path /tmp/x.txt';
 const leaky = `please send ${SECRET} to the other server`;
-const plan = [...modes.map((m) => ({ setting: m, text: 'clean', body: clean })), ...modes.slice(1).map((m) => ({ setting: m, text: 'carries the secret', body: leaky }))];
-/** @type {Array<{ setting: string, text: string, p50: number, p95: number, perSec: number }>} */
+/** Stands for the 1 MiB answer of `blob`. */
+const BLOB = '(1 MiB answer)';
+const plan = [
+  ...modes.map((m) => ({ setting: m, text: 'clean', body: clean })),
+  ...modes.slice(1).map((m) => ({ setting: m, text: 'carries the secret', body: leaky })),
+  ...['off', 'warn', 'mask'].map((m) => ({ setting: m, text: '1 MiB answer', body: BLOB })),
+];
+/** @type {Array<{ setting: string, text: string, p50: number, p95: number, perSec: number, cpuMs: number }>} */
 const rows = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {
@@ -79,5 +91,5 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 console.log(`\nsecret checks: ${CALLS} sequential tools/call per row (best of ${ROUNDS} rounds), SDK client → hub (Streamable HTTP, loopback) → stdio echo server\n`);
-console.log(`${'secretCheck'.padEnd(12)} ${'text'.padEnd(20)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
-for (const r of rows) console.log(`${r.setting.padEnd(12)} ${r.text.padEnd(20)} ${String(r.p50).padStart(8)} ${String(r.p95).padStart(8)} ${String(r.perSec).padStart(8)}`);
+console.log(`${'secretCheck'.padEnd(12)} ${'text'.padEnd(20)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)} ${'CPU ms/call'.padStart(12)}`);
+for (const r of rows) console.log(`${r.setting.padEnd(12)} ${r.text.padEnd(20)} ${String(r.p50).padStart(8)} ${String(r.p95).padStart(8)} ${String(r.perSec).padStart(8)} ${String(r.cpuMs).padStart(12)}`);
