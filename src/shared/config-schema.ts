@@ -273,7 +273,13 @@ export const patchbayConfigSchema = z.looseObject({
     .array(z.looseObject({ url: z.string().url('a registry url must be an absolute URL'), label: z.string().min(1).max(40).optional() }))
     .optional(),
   /** The audit trail of what clients did through the hub (docs/audit.md): on unless `enabled: false`. */
-  audit: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  audit: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      /** Keep each call's params and answer in its line too (redacted as in the inspector). Off: never arguments or results. */
+      content: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export type StdioServerConfig = z.infer<typeof stdioServerSchema>;

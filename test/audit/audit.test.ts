@@ -70,6 +70,20 @@ describe('the audit trail', () => {
     expect((await audit(hub.dataDir, '--since', 'yesterday-ish')).err).toContain('--since takes an ISO time or a duration');
   }, 60_000);
 
+  it('keeps arguments and answers only when asked (audit.content), redacted as in the inspector', async () => {
+    const hub = await startHub({ servers: { fx: everythingServer() }, config: { audit: { content: true } }, secrets: { API_KEY: 'a-stored-secret-value-42' } });
+    const client = await connect(hub, 'fx');
+    await client.tool('echo', { text: 'hello a-stored-secret-value-42' });
+    const written = await waitFor(async () => {
+      const l = (await lines(hub.dataDir)).map((x) => JSON.parse(x) as AuditLine);
+      return l.find((x) => x.method === 'tools/call');
+    }, 'the tools/call line');
+    expect(JSON.parse(written.params!)).toEqual({ name: 'echo', arguments: { text: 'hello [secret:API_KEY]' } });
+    expect(JSON.parse(written.result!)).toMatchObject({ content: [{ type: 'text', text: 'hello [secret:API_KEY]' }] });
+    expect((await lines(hub.dataDir)).join('\n')).not.toContain('a-stored-secret-value-42');
+    await expect(verifyAudit(dataPaths(hub.dataDir).auditDir)).resolves.toMatchObject({ ok: true });
+  });
+
   it('verify passes on the trail as written, and names the line that was edited, removed or moved', async () => {
     const dir = await tempDir('patchbay-audit-');
     const log = await AuditLog.open(path.join(dir, 'audit'), createLogger('test'));

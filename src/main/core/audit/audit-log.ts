@@ -38,6 +38,9 @@ export interface AuditEvent {
   /** `ok`, or why not (`error:jsonrpc`, `error:tool_error`, `cancelled`, `timeout`, …), or the decision. */
   outcome: string;
   ms?: number;
+  /** Only with `audit.content: true` (an opt-in): the request's params and the answer, as redacted JSON text (the inspector's redaction). */
+  params?: string;
+  result?: string;
 }
 
 export interface AuditLine extends AuditEvent {

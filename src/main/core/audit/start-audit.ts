@@ -20,13 +20,23 @@ export interface RunningAudit {
   close(): Promise<void>;
 }
 
-export async function startAudit(o: { dir: string; traffic: Traffic; enabled: boolean; logger: Logger }): Promise<RunningAudit> {
+/** `content`: keep each call's params and answer too (redacted; `audit.content` in config.json, off by default). */
+export async function startAudit(o: { dir: string; traffic: Traffic; enabled: boolean; content?: boolean; logger: Logger }): Promise<RunningAudit> {
   if (!o.enabled) return { dir: o.dir, enabled: false, record: () => undefined, flush: async () => undefined, close: async () => undefined };
   const log = await AuditLog.open(o.dir, o.logger);
-  const off = o.traffic.onExchange((x) => {
-    const event = auditEventOf(x);
-    if (event !== undefined) log.append(event);
-  });
+  const off = o.traffic.onExchange(
+    (x) => {
+      const event = auditEventOf(x);
+      if (event === undefined) return;
+      if (o.content === true && x.texts) {
+        if (x.texts.params !== undefined) event.params = x.texts.params;
+        if (x.texts.result !== undefined) event.result = x.texts.result;
+      }
+      log.append(event);
+    },
+    // The texts cost a serialisation of both per exchange: asked for only when the trail keeps them.
+    o.content === true ? { texts: true } : {},
+  );
   return {
     dir: o.dir,
     enabled: true,

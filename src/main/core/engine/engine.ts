@@ -109,7 +109,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   // The inspector's statistics count exchanges whenever the pipeline runs, and never make it run.
   capture.traffic.onExchange((x) => inspection.inspector.stats.record(x), { passive: true });
   // The audit trail: who did what through the hub (docs/audit.md); per replica, like its discovery file.
-  const audit = await startAudit({ dir: path.join(ownDir, 'audit'), traffic: capture.traffic, enabled: config.get().audit?.enabled !== false && options.capture !== false, logger: log.child('audit') });
+  const audit = await startAudit({ dir: path.join(ownDir, 'audit'), traffic: capture.traffic, enabled: config.get().audit?.enabled !== false && options.capture !== false, content: config.get().audit?.content === true, logger: log.child('audit') });
   let telemetrySettings = JSON.stringify(config.get().telemetry ?? null);
   const engineTelemetry = await startEngineTelemetry(
     config.get().telemetry,

@@ -7,27 +7,9 @@ export function AuditFilterBar({ filters, servers, onChange, count, more }: { fi
     <div className="toolbar audit-filters" role="group" aria-label="Filter the audit trail">
       <label className="visually-hidden" htmlFor="audit-client">Client</label>
       <input id="audit-client" className="input narrow" type="search" placeholder="Client" value={filters.client} onChange={(e) => set({ client: e.target.value })} data-testid="audit-client-filter" />
-      <label className="visually-hidden" htmlFor="audit-server">Server</label>
-      <select id="audit-server" className="input" value={filters.server} onChange={(e) => set({ server: e.target.value })} data-testid="audit-server-filter">
-        <option value="">All servers</option>
-        {servers.map((s) => (
-          <option key={s} value={s}>{s}</option>
-        ))}
-      </select>
-      <label className="visually-hidden" htmlFor="audit-outcome">Outcome</label>
-      <select id="audit-outcome" className="input" value={filters.outcome} onChange={(e) => set({ outcome: e.target.value })} data-testid="audit-outcome-filter">
-        <option value="">Any outcome</option>
-        {OUTCOME_CHOICES.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
-        ))}
-      </select>
-      <label className="visually-hidden" htmlFor="audit-since">Since</label>
-      <select id="audit-since" className="input" value={filters.since} onChange={(e) => set({ since: e.target.value })} data-testid="audit-since-filter">
-        <option value="">Any time</option>
-        {SINCE_CHOICES.map((c) => (
-          <option key={c.value} value={c.value}>{c.label}</option>
-        ))}
-      </select>
+      <FilterSelect id="audit-server" label="Server" value={filters.server} onChange={(server) => set({ server })} any="All servers" choices={servers.map((s) => ({ value: s, label: s }))} />
+      <FilterSelect id="audit-outcome" label="Outcome" value={filters.outcome} onChange={(outcome) => set({ outcome })} any="Any outcome" choices={OUTCOME_CHOICES} />
+      <FilterSelect id="audit-since" label="Since" value={filters.since} onChange={(since) => set({ since })} any="Any time" choices={SINCE_CHOICES} />
       {hasFilters(filters) && (
         <button type="button" className="button button-small" onClick={() => onChange(NO_FILTERS)}>
           Clear filters
@@ -38,5 +20,20 @@ export function AuditFilterBar({ filters, servers, onChange, count, more }: { fi
         {more ? ', older ones below' : ''}
       </span>
     </div>
+  );
+}
+
+/** One filter: a select whose first choice is "any"; its label is for screen readers (the choices say what it is). */
+function FilterSelect(props: { id: string; label: string; value: string; onChange(value: string): void; any: string; choices: ReadonlyArray<{ value: string; label: string }> }) {
+  return (
+    <>
+      <label className="visually-hidden" htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} className="input" value={props.value} onChange={(e) => props.onChange(e.target.value)} data-testid={`${props.id}-filter`}>
+        <option value="">{props.any}</option>
+        {props.choices.map((c) => (
+          <option key={c.value} value={c.value}>{c.label}</option>
+        ))}
+      </select>
+    </>
   );
 }
