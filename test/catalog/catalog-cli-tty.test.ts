@@ -29,7 +29,7 @@ describe('patchbay add on a terminal', () => {
     await vi.waitFor(() => expect(no.err()).toContain('Install? [y/N] '));
     declined.write('n\n');
     expect(await first).toBe(1);
-    expect(no.err()).toContain('will run:\n  https://demo.weather.example/mcp\n  X-Api-Key: ${secret:remote-weather.X-Api-Key}\n');
+    expect(no.err()).toContain('will connect to:\n  https://demo.weather.example/mcp\n  X-Api-Key: ${secret:remote-weather.X-Api-Key}\n');
     expect(no.err()).not.toContain('wk-typed');
     expect(await readFile(configFile, 'utf8')).toBe(before);
     expect(await hub.engine.secrets.list()).toEqual([]);

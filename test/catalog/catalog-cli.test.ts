@@ -36,7 +36,7 @@ describe('patchbay search, add, outdated, update', () => {
     const before = await readFile(path.join(hub.dataDir, 'config.json'), 'utf8');
     const refused = await run(hub, ['add', 'io.github.patchbay-test/remote-weather']);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('will run:\n  https://demo.weather.example/mcp\n');
+    expect(refused.err).toContain('will connect to:\n  https://demo.weather.example/mcp\n');
     expect(refused.err).toContain('required values are missing (nothing was written):\n  header:X-Api-Key: --secret X-Api-Key=@FILE (or =- for standard input)');
     expect(await readFile(path.join(hub.dataDir, 'config.json'), 'utf8')).toBe(before);
     const onArgv = await run(hub, ['add', 'io.github.patchbay-test/remote-weather', '--set', 'X-Api-Key=oops']);

@@ -64,7 +64,7 @@ async function readSecretArg(ctx: CommandContext, spec: string): Promise<[string
 function printPlan(ctx: CommandContext, detail: CatalogDetail, plan: CatalogPlan): void {
   const err = ctx.io.stderr;
   err.write(`${detail.result.name} ${detail.result.version} as '${plan.serverId}' (${detail.result.namespace.kind}: ${detail.result.namespace.owner})\n`);
-  err.write(`will run:\n  ${plan.preview.split('\n').join('\n  ')}\n`);
+  err.write(`${'url' in plan.entry ? 'will connect to' : 'will run'}:\n  ${plan.preview.split('\n').join('\n  ')}\n`);
   if (plan.secrets.length > 0) err.write(`secrets to store: ${plan.secrets.map((s) => s.name).join(', ')}\n`);
   if (plan.sandbox) err.write(plan.sandbox.on ? 'in a sandbox (docs/sandbox.md; --no-sandbox to run it without)\n' : `not sandboxed${plan.sandbox.available ? ' (--no-sandbox)' : `: ${plan.sandbox.detail}`}\n`);
 }
