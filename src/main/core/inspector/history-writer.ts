@@ -43,6 +43,12 @@ export class HistoryWriter {
   /** Bytes of the current file, written and pending. */
   private currentSize = 0;
   private broken = false;
+  /**
+   * The files of the directory as this writer knows them, oldest first: read from disk once (at
+   * open), then kept as files are started and deleted — a rotation (every `historyFileBytes`, so
+   * every few calls when answers are a MiB) would otherwise list and stat every file again.
+   */
+  private files: Array<{ path: string; size: number; mtimeMs: number }> = [];
   private pruning: Promise<void> | undefined;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
@@ -57,7 +63,7 @@ export class HistoryWriter {
   static async open(dir: string, limits: WriterLimits, lines: LineLog, log: Logger): Promise<HistoryWriter> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const writer = new HistoryWriter(dir, limits, lines, log);
-    await writer.prune();
+    await writer.prune(true);
     return writer;
   }
 
@@ -148,14 +154,16 @@ export class HistoryWriter {
   }
 
   /** Deletes files past the age limit, then the oldest while over the size limit. */
-  async prune(): Promise<void> {
-    const files = await listHistoryFiles(this.dir);
+  async prune(fromDisk = false): Promise<void> {
+    if (fromDisk) this.files = (await listHistoryFiles(this.dir)).map(({ path: p, size, mtimeMs }) => ({ path: p, size, mtimeMs }));
     const now = Date.now();
-    let total = files.reduce((n, f) => n + f.size, 0);
-    for (const f of files) {
+    const sizeOf = (f: { path: string; size: number }): number => (f.path === this.currentFile ? this.currentSize : f.size);
+    let total = this.files.reduce((n, f) => n + sizeOf(f), 0);
+    for (const f of [...this.files]) {
       if (f.path === this.currentFile) continue;
       if (now - f.mtimeMs > this.limits.historyMaxAgeMs || total > this.limits.historyMaxBytes) {
         total -= f.size;
+        this.files = this.files.filter((x) => x !== f);
         await rm(f.path, { force: true });
       }
     }
@@ -166,9 +174,13 @@ export class HistoryWriter {
     this.flush();
     const old = this.stream;
     old?.end();
+    // The file just closed keeps the size it was written to, and its time of closing.
+    const closed = this.files.find((f) => f.path === this.currentFile);
+    if (closed) Object.assign(closed, { size: this.currentSize, mtimeMs: Date.now() });
     this.fileCount++;
     this.currentFile = path.join(this.dir, historyFileName(firstSeq));
     this.currentSize = 0;
+    this.files.push({ path: this.currentFile, size: 0, mtimeMs: Date.now() });
     const stream = createWriteStream(this.currentFile, { flags: 'a', mode: 0o600 });
     stream.on('error', (err) => {
       if (this.broken) return;
