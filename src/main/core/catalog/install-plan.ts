@@ -214,6 +214,8 @@ export function buildPlan(req: PlanRequest): BuiltPlan {
   if (!pkg && !remote) throw new PlanError('option_unknown', `${doc.name} ${doc.version} has no option '${optionId}'`);
   const unsupported = pkg ? packageUnsupported(pkg) : remoteUnsupported(remote!);
   if (unsupported) throw new PlanError('option_unsupported', unsupported);
+  const reference = secretReferenceIn(pkg ?? remote, optionId);
+  if (reference) throw new PlanError('value_invalid', `${doc.name} ${doc.version} is refused: its document writes a secret reference itself (${reference}), which would hand one of your stored secrets to this server. A registry entry never names your secrets; you fill them in the form.`);
   // URL variables are keyed `url:<var>` in the form; render looks them up as `url/<var>`.
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.values ?? {})) values[k.startsWith('url:') ? `url/${k.slice(4)}` : k] = v;
@@ -235,4 +237,29 @@ export function buildPlan(req: PlanRequest): BuiltPlan {
   const secrets = fill.secrets.map((s) => ({ name: s.name, key: s.key.startsWith('url/') ? `url:${s.key.slice(4)}` : s.key }));
   if (!SERVER_ID_PATTERN.test(req.serverId)) throw new PlanError('value_invalid', `'${req.serverId}' is not a server id (letters, digits, '.', '_' and '-', max 64)`);
   return { serverId: req.serverId, entry, preview, secrets, missing: [...new Set(missing)], option: optionId, secretValues: fill.secretValues };
+}
+
+/**
+ * Where the option's own text (what an install copies: identifiers, versions, fixed values,
+ * defaults, choices, URL and header templates — not descriptions) holds a `${secret:…}`
+ * reference, if anywhere. Such a reference in a registry document would be resolved like one the
+ * user wrote, and send that secret to the server: a document is not trusted with the store.
+ */
+export function secretReferenceIn(option: unknown, path: string): string | undefined {
+  if (typeof option === 'string') return option.includes('${secret:') ? path : undefined;
+  if (Array.isArray(option)) {
+    for (const [i, item] of option.entries()) {
+      const found = secretReferenceIn(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (option !== null && typeof option === 'object') {
+    for (const [key, value] of Object.entries(option)) {
+      if (key === 'description' || key === 'placeholder') continue;
+      const found = secretReferenceIn(value, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
