@@ -3,7 +3,7 @@
  * `tools/call`'s or `prompts/get`'s arguments or a `resources/read`'s URI, and what the server
  * answers to those, is checked for secrets (secret-finder.ts). Per server (`secretCheck`):
  * - `warn` (the default): the message passes at once and is checked after it went, its first
- *   WARN_SCAN_CHARS characters only (a large answer — a file, an image — costs no more than that);
+ *   WARN_SCAN_CHARS (64 Ki) characters only (a large answer — a file, an image — costs no more);
  *   a finding is reported (the inspector's timeline, a notice in the UI, the audit trail);
  * - `mask`: the message waits for its check, and what was found is replaced by `[secret:<name>]`;
  * - `block`: the message waits for its check; a request that carries a secret is not sent (the
@@ -42,11 +42,12 @@ export interface GuardDeps {
 }
 
 /**
- * How much of a message `warn` reads: about 0.5 ms of the hub's CPU at most, whatever the size —
- * the default must not make large answers dearer (the markers' scan costs ~3 ms per MiB). `mask`
- * and `block` read everything.
+ * How much of a message `warn` reads: about 0.2 ms of the hub's CPU at most, whatever the size —
+ * the default must not make large answers dearer (the markers' scan costs up to ~3 ms per MiB;
+ * with 256 KiB a 1 MiB answer cost the hub 0.4–1 ms more in bench/run.mjs). Tool arguments are
+ * almost always smaller and are read whole. `mask` and `block` read everything.
  */
-export const WARN_SCAN_CHARS = 256 * 1024;
+export const WARN_SCAN_CHARS = 64 * 1024;
 
 /** A JSON-RPC error code of the implementation-defined server range: a policy of Patchbay's refused the message. */
 export const BLOCKED_CODE = -32001;
@@ -94,6 +95,28 @@ async function judge(mode: SecretCheckMode, deps: GuardDeps, base: Omit<GuardRep
   return base.direction === 'request'
     ? { kind: 'block', error: `Patchbay blocked this request to server '${base.server}': ${f.where} carries ${what}${f.encoding === 'plain' ? '' : `, ${f.encoding}-encoded`} (rule ${f.rule})${more}. Nothing was sent. The server's secret check is set to "block".` }
     : { kind: 'block', error: `Patchbay withheld server '${base.server}''s answer: ${f.where} carries ${what}${f.encoding === 'plain' ? '' : `, ${f.encoding}-encoded`} (rule ${f.rule})${more}. The server's secret check is set to "block".` };
+}
+
+/**
+ * `warn`'s checks, run after the messages went: one setImmediate for all that a turn of the event
+ * loop queued (two per call — its request and its answer — would each cost a timer).
+ */
+let queued: Array<() => void> = [];
+function afterward(check: () => void): void {
+  queued.push(check);
+  if (queued.length > 1) return;
+  setImmediate(() => {
+    const batch = queued;
+    queued = [];
+    // Each check reports its own failure (`failed`); one cannot stop the others.
+    for (const run of batch) {
+      try {
+        run();
+      } catch {
+        // The screen itself threw (never expected): that message goes unchecked.
+      }
+    }
+  });
 }
 
 function warnMayContain(finder: SecretFinder, text: string): boolean {
@@ -156,6 +179,8 @@ class GuardedConnection implements UpstreamConnection {
   send(message: JsonRpcMessage, raw?: string): void {
     const asked = requestPart(message);
     const id = (message as { id?: JsonRpcId }).id;
+    // A request the client gave up on gets no answer to check: forget it.
+    if ((message as { method?: string }).method === 'notifications/cancelled') this.pending.delete((message as { params?: { requestId?: JsonRpcId } }).params?.requestId as JsonRpcId);
     if (asked && id !== undefined) this.pending.set(id, { method: asked.method, ...(asked.target !== undefined ? { target: asked.target } : {}) });
     if (this.mode === 'warn') {
       this.inner.send(message, raw);
@@ -231,7 +256,7 @@ class GuardedConnection implements UpstreamConnection {
 
   /** Under `warn`: after the message went, its first WARN_SCAN_CHARS screened, and `check` run when they may hold a secret. */
   private later(raw: string | undefined, value: unknown, check: () => void): void {
-    setImmediate(() => {
+    afterward(() => {
       if (warnMayContain(this.deps.finder, raw ?? JSON.stringify(value) ?? '')) check();
     });
   }
@@ -270,7 +295,7 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
       if (result === undefined || info.local) return handlers.response(message, raw, info);
       if (mode === 'warn') {
         handlers.response(message, raw, info);
-        setImmediate(() => {
+        afterward(() => {
           if (warnMayContain(deps.finder, raw)) void judge(mode, reporting, { ...base, direction: 'result' }, result, 'result').catch((err: Error) => deps.failed(server, err));
         });
         return;
@@ -289,7 +314,7 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
   };
   if (mode === 'warn') {
     const call = inner.call(request, checkedHandlers);
-    setImmediate(() => {
+    afterward(() => {
       if (warnMayContain(deps.finder, request.raw ?? JSON.stringify(part.value) ?? '')) void judge(mode, reporting, { ...base, direction: 'request' }, part.value, part.where).catch((err: Error) => deps.failed(server, err));
     });
     return call;
