@@ -115,6 +115,24 @@ describe('the audit trail', () => {
     expect((await verifyAudit(path.join(dir, 'audit'))).ok).toBe(true);
   });
 
+  it('writes what comes while it closes, drops what comes after (the chain stays whole), and continues after a restart', async () => {
+    const dir = path.join(await tempDir('patchbay-audit-close-'), 'audit');
+    const event = (target: string) => ({ t: new Date().toISOString(), kind: 'policy' as const, client: 'unknown', server: 'fx', target, outcome: 'secret warned' });
+    const log = await AuditLog.open(dir, createLogger('test'));
+    log.append(event('a'));
+    const closing = log.close();
+    // A report arriving while the last lines are being written (a secret check finishing as the hub stops).
+    log.append(event('b'));
+    await closing;
+    log.append(event('late'));
+    const again = await AuditLog.open(dir, createLogger('test'));
+    again.append(event('c'));
+    await again.close();
+    const written = (await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditLine);
+    expect(written.map((l) => [l.seq, l.target])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+    expect(await verifyAudit(dir)).toMatchObject({ ok: true, lines: 3 });
+  });
+
   it('keeps the lines of a failed write and writes them, in order, once it works again', async () => {
     const dir = path.join(await tempDir('patchbay-audit-fail-'), 'audit');
     const log = await AuditLog.open(dir, createLogger('test'));

@@ -83,6 +83,9 @@ describe('patchbay serve in a container', () => {
     expect((await readFile(path.join(dataDir, 'hub-token'), 'utf8')).trim()).toBe(TOKEN);
     expect(await envTool(url, TOKEN, 'FROM_DIR')).toBe(DIR_SECRET);
     expect(await envTool(url, TOKEN, 'FROM_ENV')).toBe(ENV_SECRET);
+    // The answers carried stored secrets: the default secret check warns (names and places, no
+    // values — checked below with the rest of the output), after the answers went.
+    await waitFor(() => (run.stdout().match(/"scope":"engine:secret-check"/g)?.length ?? 0) >= 2 || undefined, 'the secret check to warn of both answers', 30_000);
     const wrong = await fetch(`${url}/mcp/fx`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json' }, body: '{}' });
     expect(wrong.status).toBe(401);
     // The config came from PATCHBAY_CONFIG: nothing was seeded into the data dir.

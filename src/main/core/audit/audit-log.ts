@@ -66,6 +66,8 @@ export class AuditLog {
   /** The last write failed (said once, until one works again). */
   private failing = false;
   private closed = false;
+  /** Closed and written: nothing more is taken. */
+  private done = false;
 
   private constructor(
     private readonly file: string,
@@ -95,6 +97,10 @@ export class AuditLog {
   }
 
   append(event: AuditEvent): void {
+    // After close: a report that was still on its way (a secret check finishing as the hub stops).
+    // Dropped whole — seq and prev do not move, and the next start continues from the last line
+    // on disk — so the chain stays intact.
+    if (this.done) return;
     const line = JSON.stringify({ seq: ++this.seq, ...event, prev: this.prev });
     this.prev = lineHash(line);
     this.pending.push(line);
@@ -127,7 +133,12 @@ export class AuditLog {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.flush();
+    // Lines may still come while the last ones are written (a check finishing): write those too.
+    for (let round = 0; round < 3; round++) {
+      await this.flush();
+      if (this.pending.length === 0 || this.failing) break;
+    }
+    this.done = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length > 0) this.logger.error(`${this.pending.length} audit line(s) could not be written to ${this.file} before the hub stopped; they are lost, and \`patchbay audit verify\` will name the break`);
