@@ -14,6 +14,9 @@ import type { TestHub } from '../helpers/test-hub.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { toolText } from '../helpers/json-rpc.js';
 import { listTools } from '../profiles/profile-harness.js';
+import { startFixtureRegistry } from '../fixtures/registry/fixture-registry.mjs';
+import { onCleanup } from '../helpers/cleanup.js';
+import { waitFor } from '../helpers/waits.js';
 import { catalogHub } from './catalog-hub.js';
 
 const EVERYTHING = 'io.github.patchbay-test/everything';
@@ -113,6 +116,23 @@ describe('catalog installs', () => {
     expect(await files(hub)).toEqual(before);
     // A remote has no sandbox to speak of.
     expect((await apiCall<CatalogPlan>(hub, 'catalog.plan', { name: 'io.github.patchbay-test/remote-weather' })).value!.sandbox).toBeUndefined();
+  });
+
+  it('follows a change of registries in config.json without a restart', async () => {
+    const { hub } = await catalogHub();
+    const other = await startFixtureRegistry();
+    onCleanup(() => other.close());
+    const config = JSON.parse(await readFile(path.join(hub.dataDir, 'config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(hub.dataDir, 'config.json'), JSON.stringify({ ...config, registries: [{ url: other.url, label: 'mirror' }] }));
+    const now = await waitFor(async () => {
+      const r = (await apiCall<Array<{ url: string; label: string }>>(hub, 'catalog.registries', {})).value!;
+      return r.length === 1 && r[0]!.label === 'mirror' ? r : undefined;
+    }, 'the catalog to read the new registries');
+    expect(now[0]!.url).toBe(other.url.replace(/\/+$/, ''));
+    // The next search refreshes from the new one, and says so.
+    const found = (await apiCall<{ results: Array<{ name: string; registry: string }> }>(hub, 'catalog.search', { query: 'weather' })).value!;
+    expect(found.results[0]).toMatchObject({ name: 'io.github.patchbay-test/remote-weather', registry: other.url.replace(/\/+$/, '') });
+    expect(other.requests.length).toBeGreaterThan(0);
   });
 
   it('takes the secrets back when the config write fails after they were written', async () => {

@@ -36,8 +36,9 @@ export interface EngineCatalog {
 
 export function startCatalog(deps: { dataDir: string; config: ConfigStore; secrets: SecretStore; pins: ToolPins; api: ApiRegistry; logger: Logger; options?: CatalogEngineOptions }): EngineCatalog {
   // Nothing is fetched here: the store reads its copies from disk on first use (catalog-store.ts).
-  // The registries are read at start; a change of `registries` in config.json applies after a restart.
-  const source = deps.options?.source ?? createCatalogStore({ dataDir: deps.dataDir, registries: deps.config.get().registries ?? [], logger: deps.logger, env: process.env });
+  const make = (registries: ReadonlyArray<{ url: string; label?: string }>): CatalogSource => createCatalogStore({ dataDir: deps.dataDir, registries, logger: deps.logger, env: process.env });
+  const following = deps.options?.source === undefined ? followRegistries(deps.config, make) : undefined;
+  const source = deps.options?.source ?? following!.source;
   // The PATH servers start with (the login shell's in front), where a runtime must be for the entry to start.
   const path =
     deps.options?.path ??
@@ -52,7 +53,47 @@ export function startCatalog(deps: { dataDir: string; config: ConfigStore; secre
     outdated: () => Promise.resolve(outdatedServers(deps.config.get().mcpServers, source)),
     close: async () => {
       off();
+      following?.stop();
       await source.close();
     },
   };
+}
+
+/**
+ * The registries as config.json lists them now: a change of `registries` replaces the store (the
+ * copies of registries still listed are on disk and read again), without a restart. The API holds
+ * this one source; each call goes to the store of the moment.
+ */
+function followRegistries(config: ConfigStore, make: (registries: ReadonlyArray<{ url: string; label?: string }>) => CatalogSource): { source: CatalogSource; stop(): void } {
+  const listOf = (c: ReturnType<ConfigStore['get']>): ReadonlyArray<{ url: string; label?: string }> => c.registries ?? [];
+  let listed = JSON.stringify(listOf(config.get()));
+  let store = make(listOf(config.get()));
+  const listeners = new Set<(registries: ReturnType<CatalogSource['registries']>) => void>();
+  let offStore = store.onChange((r) => listeners.forEach((l) => l(r)));
+  const offConfig = config.on('change', (next) => {
+    const now = JSON.stringify(listOf(next));
+    if (now === listed) return;
+    listed = now;
+    const old = store;
+    offStore();
+    store = make(listOf(next));
+    offStore = store.onChange((r) => listeners.forEach((l) => l(r)));
+    void old.close();
+    // The UI's freshness line follows at once.
+    for (const l of listeners) l(store.registries());
+  });
+  const source: CatalogSource = {
+    registries: () => store.registries(),
+    refresh: (o) => store.refresh(o),
+    search: (q, o) => store.search(q, o),
+    latest: (n, r) => store.latest(n, r),
+    versions: (n, r) => store.versions(n, r),
+    version: (n, v, r) => store.version(n, v, r),
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => store.close(),
+  };
+  return { source, stop: () => { offConfig(); offStore(); } };
 }
