@@ -76,7 +76,7 @@ export function AuditScreen() {
         </div>
       </header>
       <p className="muted lead">
-        What clients did through the hub: one line per request — when, who, which server, what, how it ended — and approvals. Never arguments or results. Each line carries the hash of the one before it, so Verify chain finds a line that was edited, removed or moved.
+        What clients did through the hub: one line per request — when, who, which server, what, how it ended — approvals and policy decisions (a secret warned, masked or blocked; a host a sandbox refused). Arguments and results are not shown here (the files hold them only if <code>audit.content</code> is on). Each line carries the hash of the one before it, so Verify chain finds a line that was edited, removed or moved.
       </p>
       <VerifyResult verify={verify} />
       {error && <ErrorMessage>Could not read the audit trail: {error}</ErrorMessage>}
