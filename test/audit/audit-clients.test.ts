@@ -34,7 +34,7 @@ async function auditLines(dataDir: string): Promise<AuditLine[]> {
 /** The `tools/call` lines of the trail once there are `count` of them (the trail is written in batches). */
 async function calls(dataDir: string, count: number): Promise<AuditLine[]> {
   return waitFor(async () => {
-    const lines = (await auditLines(dataDir)).filter((l) => l.method === 'tools/call');
+    const lines = (await auditLines(dataDir)).filter((l) => l.kind === 'call' && l.method === 'tools/call');
     return lines.length >= count ? lines : undefined;
   }, `${count} tools/call line(s) in the audit trail`);
 }
@@ -73,7 +73,7 @@ describe('who the audit trail names as the client', () => {
     ]);
     // One line per client request: the bridge's own session to fx (its initialize, its copy of the call) is not the client's.
     await hub.engine.api.invoke('audit.list', {});
-    expect((await auditLines(hub.dataDir)).filter((l) => l.method === 'tools/call')).toHaveLength(3);
+    expect((await auditLines(hub.dataDir)).filter((l) => l.kind === 'call' && l.method === 'tools/call')).toHaveLength(3);
     expect((await auditLines(hub.dataDir)).filter((l) => l.method === 'initialize')).toHaveLength(1);
     // The session's other requests are the relay's too.
     expect((await auditLines(hub.dataDir)).find((l) => l.method === 'initialize')).toMatchObject({ client: 'relay', server: 'fx' });

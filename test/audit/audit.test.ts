@@ -53,7 +53,7 @@ describe('the audit trail', () => {
     expect(written.join('\n')).not.toContain('a-secret-argument');
     const parsed = written.map((l) => JSON.parse(l) as AuditLine);
     expect(parsed.map((l) => l.seq)).toEqual(parsed.map((_, i) => i + 1));
-    const calls = parsed.filter((l) => l.method === 'tools/call').map(({ client, server, target, outcome }) => ({ client, server, target, outcome }));
+    const calls = parsed.filter((l) => l.kind === 'call' && l.method === 'tools/call').map(({ client, server, target, outcome }) => ({ client, server, target, outcome }));
     expect(calls).toEqual([
       { client: 'hub-token:patchbay-hub-test', server: 'fx', target: 'echo', outcome: 'ok' },
       { client: 'hub-token:patchbay-hub-test', server: 'fx', target: 'no_such_tool', outcome: 'error:jsonrpc' },
@@ -76,7 +76,8 @@ describe('the audit trail', () => {
     await client.tool('echo', { text: 'hello a-stored-secret-value-42' });
     const written = await waitFor(async () => {
       const l = (await lines(hub.dataDir)).map((x) => JSON.parse(x) as AuditLine);
-      return l.find((x) => x.method === 'tools/call');
+      // The call's own line (the secret check's `policy` lines name tools/call too).
+      return l.find((x) => x.kind === 'call' && x.method === 'tools/call');
     }, 'the tools/call line');
     expect(JSON.parse(written.params!)).toEqual({ name: 'echo', arguments: { text: 'hello [secret:API_KEY]' } });
     expect(JSON.parse(written.result!)).toMatchObject({ content: [{ type: 'text', text: 'hello [secret:API_KEY]' }] });
