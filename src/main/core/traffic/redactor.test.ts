@@ -53,4 +53,10 @@ describe('Redactor', () => {
       ['gh.oauth.clientSecret', 'cs-123456'],
     ]);
   });
+
+  it("takes an entry's own settings for settings, not credentials, whatever their names (secretCheck: mask)", () => {
+    const r = new Redactor();
+    const entry = { command: 'node', secretCheck: 'mask', env: { API_TOKEN: 'tok-123456' } };
+    expect(configuredSecretValues('s', entry, entry, r).map((v) => [v.label, v.value])).toEqual([['s.env.API_TOKEN', 'tok-123456']]);
+  });
 });

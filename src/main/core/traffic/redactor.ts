@@ -182,16 +182,14 @@ export class Redactor {
  * (anywhere in the entry), and every string whose key is a secret name (an env var
  * `GITHUB_TOKEN`, a header `Authorization`, an OAuth `clientSecret`, or a name the config lists).
  */
-/** Patchbay's own settings of an entry whose names look like credentials' but whose values are words (`"secretCheck": "mask"`). */
-const OWN_SETTINGS = new Set(['secretCheck']);
-
 export function configuredSecretValues(serverId: string, configured: unknown, resolved: unknown, redactor: Redactor): SecretValue[] {
   const out: SecretValue[] = [];
   const walk = (before: unknown, after: unknown, path: string[]): void => {
     if (typeof after === 'string') {
       const key = path[path.length - 1] ?? '';
-      if (path.length === 1 && OWN_SETTINGS.has(key)) return;
-      if (after !== before || redactor.isSecretName(key)) out.push({ label: [serverId, ...path].join('.'), value: after });
+      // A name says "credential" only inside a map of values (env, headers, oauth): the entry's own
+      // top-level keys are Patchbay's settings (`"secretCheck": "mask"` is no secret).
+      if (after !== before || (path.length > 1 && redactor.isSecretName(key))) out.push({ label: [serverId, ...path].join('.'), value: after });
       return;
     }
     if (after === null || typeof after !== 'object') return;
