@@ -86,10 +86,13 @@ describe('secret checks through the hub', () => {
     ]);
     // Never the value: not in the audit file, not in what the timeline shows.
     expect(JSON.stringify(policy) + notices.join()).not.toContain(SECRET);
-    // Ordinary calls are not flagged.
+    // Ordinary calls are not flagged: after them, one more call with the secret, and once its two
+    // lines are there, nothing else was added (checks run in the order the messages went).
     await client.tool('echo', { text: 'hello, nothing secret here: /tmp/a.txt' });
     await client.tool('whoami');
-    expect(await timelineNotices(hub, 'fx')).toHaveLength(2);
+    await client.tool('echo', { text: `again ${SECRET}` });
+    const after = await waitFor(async () => ((await timelineNotices(hub, 'fx')).length >= 4 ? timelineNotices(hub, 'fx') : undefined), 'the last call\'s two lines');
+    expect(after.slice(2)).toEqual(notices);
   }, 60_000);
 
   it('masks: the server gets [secret:NAME] for the plain, base64 and URL-encoded forms, and answers are masked too', async () => {
