@@ -61,6 +61,8 @@ export const RELAY_GOALS = { p50VsMcpRemote: 0.6, overHubHttpMs: 0.3, hubCallsVs
 /** Percent of the machine's CPU used by other processes above which a figure is flagged †. */
 const FOREIGN_WARN = 10;
 const ANSWER_TIMEOUT_MS = 30_000;
+/** Unmeasured calls through the hub and straight to the remote before the first target. */
+const WARM_CALLS = 2000;
 
 // Whoever runs this (the CLI below or bench/run.mjs): temp dirs, and a hub a relay started on its
 // own (detached, so not in proc.mjs's books), are gone on exit whatever happened.
@@ -535,6 +537,13 @@ export async function runRelayBench(options = {}) {
     const mcpRemote = only && !only.has('mcp-remote') ? { reason: 'not selected' } : ensureMcpRemote({ skipInstall: options.skipInstall === true, log });
     const list = targets({ bin, appRelay: path.join(build, 'dist', 'relay', 'patchbay-relay.mjs'), remoteUrl, relayHome, startHome, mcpRemote, verbose: options.verbose === true }).filter((t) => !only || only.has(t.id));
     log(`bench: relay direction, remote ${remoteUrl}; ${runs} cold starts, ${calls} calls and ${runs} exits per target`);
+    // The hub and the remote are long-running processes: warm their code first, unmeasured, on
+    // each path the targets take (straight, the hub's HTTP door, a relay's requests), so the first
+    // target measured does not pay for their JIT warm-up and the ones after it do not profit from
+    // it (without this, whichever relay ran first measured 10-100 % slower than the same relay later).
+    const warmers = targets({ bin, appRelay: '', remoteUrl, relayHome, startHome, mcpRemote: {}, verbose: false }).filter((t) => t.id === 'direct' || t.id === 'hub-http' || t.id === 'relay-hub');
+    log(`bench: warming the hub and the remote (${WARM_CALLS} calls on each path, not measured)…`);
+    for (const t of warmers) await latency(t, quick ? WARM_CALLS / 5 : WARM_CALLS, 0);
     for (const t of list) {
       /** @type {RelayTargetResult} */
       const r = { label: t.label };
