@@ -13,6 +13,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { headOf, SseWriter, type PaceLimits, type WireListener } from '../protocol/sse-writer.js';
+import { piecesFor } from '../protocol/wire-bytes.js';
 
 /**
  * How long a 2025 POST's headers are held, once its request is on its way to the server, for an
@@ -115,10 +116,21 @@ export class HttpReply {
     this.finished = true;
     const res = this.res;
     if (res.destroyed) return;
-    res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+    // A large answer the server sent as it is goes out as the bytes it came in (wire-bytes.ts):
+    // no second encoding of the text, nor the buffer it would fill.
+    const pieces = json.length > SEPARATE_HEADERS_AT ? piecesFor(json) : undefined;
+    let length = 0;
+    if (pieces !== undefined) for (const p of pieces) length += p.length;
+    res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': pieces !== undefined ? length : Buffer.byteLength(json) });
     // node:http joins a string body to its header block when both go at once: a copy of a large body.
     if (json.length > SEPARATE_HEADERS_AT) res.flushHeaders();
-    res.end(json);
+    if (pieces === undefined) res.end(json);
+    else if (pieces.length === 1) res.end(pieces[0]);
+    else {
+      res.cork();
+      for (const p of pieces) res.write(p);
+      res.end();
+    }
     const wire = this.writer.wire;
     if (wire !== undefined) {
       wire('head', headOf(res));

@@ -58,7 +58,7 @@ function containerEnd(text: string, open: number): number {
 }
 
 /** Where a top-level member's value lies: `[start, end)`. */
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
@@ -117,7 +117,7 @@ function onlySpaceAfter(raw: string, close: number): boolean {
 }
 
 /** `raw` with the given spans replaced by `texts` (spans in order, not overlapping). */
-function splice(raw: string, edits: Array<{ span: Span; text: string }>): string {
+function splice(raw: string, edits: ReadonlyArray<{ span: Span; text: string }>): string {
   let out = '';
   let from = 0;
   for (const { span, text } of edits) {
@@ -133,13 +133,24 @@ function splice(raw: string, edits: Array<{ span: Span; text: string }>): string
  * replaces must be a string, a number or null.
  */
 export function replaceTopLevelId(raw: string, idJson: string): string | undefined {
+  const edits = topLevelIdEdits(raw, idJson);
+  return edits && splice(raw, edits);
+}
+
+/** The edits `replaceTopLevelId` makes (to apply to the text's bytes too: wire-bytes.ts), or undefined. */
+export function topLevelIdEdits(raw: string, idJson: string): Array<{ span: Span; text: string }> | undefined {
   const spans = topLevelValues(raw, ['id'])?.get('id');
   if (!spans) return undefined;
   for (const s of spans) {
     const c = raw.charCodeAt(s.start);
     if (c === 0x7b || c === 0x5b) return undefined;
   }
-  return splice(raw, spans.map((span) => ({ span, text: idJson })));
+  return spans.map((span) => ({ span, text: idJson }));
+}
+
+/** `raw` with the given spans replaced by `texts` (spans in order, not overlapping). */
+export function applyEdits(raw: string, edits: ReadonlyArray<{ span: Span; text: string }>): string {
+  return splice(raw, edits);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { isAscii } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { arrival } from './arrival.js';
+import { handedOn, handingOn, WIRE_BYTES_MIN } from './wire-bytes.js';
 
 export interface LineReaderHandlers {
   line(text: string): void;
@@ -58,15 +59,24 @@ export class LineReader {
       const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
       // An ASCII line (most are) decodes as latin1, a plain copy, a third faster than UTF-8
       // decoding on a 1 MiB line; the string is the same.
-      let text = isAscii(buf) ? buf.toString('latin1') : buf.toString('utf8');
-      if (text.endsWith('\r')) text = text.slice(0, -1);
+      const ascii = isAscii(buf);
+      let text = ascii ? buf.toString('latin1') : buf.toString('utf8');
+      let end = buf.length;
+      if (text.endsWith('\r')) {
+        text = text.slice(0, -1);
+        end--;
+      }
       if (text.trim() !== '') {
         if (this.stamp) {
           arrival.at = this.lineAt;
+          // A large line's own bytes go with it, for the writer that forwards it (wire-bytes.ts).
+          const carry = ascii && end >= WIRE_BYTES_MIN;
+          if (carry) handingOn(text, end === buf.length ? buf : buf.subarray(0, end));
           try {
             this.handlers.line(text);
           } finally {
             arrival.at = -1;
+            if (carry) handedOn();
           }
         } else this.handlers.line(text);
       }

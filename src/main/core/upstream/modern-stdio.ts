@@ -15,7 +15,7 @@ import { ErrorCode, META } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/json-rpc.js';
-import { replaceTopLevelId } from '../protocol/json-splice.js';
+import { replaceIdKeepingBytes } from '../protocol/wire-bytes.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from './modern-upstream.js';
 import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from './upstream.js';
 
@@ -112,7 +112,7 @@ export class ModernStdioChannel implements ModernUpstream {
       if (!entry) return; // cancelled meanwhile: dropped on purpose
       this.pending.delete(entry.hubId);
       const restored = { ...message, id: entry.clientId };
-      entry.handlers.response(restored, replaceTopLevelId(raw, JSON.stringify(entry.clientId)) ?? stringifyOrUndefined(restored) ?? raw, { local });
+      entry.handlers.response(restored, replaceIdKeepingBytes(raw, JSON.stringify(entry.clientId)) ?? stringifyOrUndefined(restored) ?? raw, { local });
       return;
     }
     if (isRequest(message)) {

@@ -10,7 +10,7 @@
  */
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { errorResponse, idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
-import { replaceTopLevelId } from '../protocol/json-splice.js';
+import { replaceIdKeepingBytes } from '../protocol/wire-bytes.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
 interface Outstanding {
@@ -144,8 +144,9 @@ export class SharedUpstream {
       const result = (message as { result?: { protocolVersion?: unknown } }).result;
       if (this.initResult === undefined && result && typeof result.protocolVersion === 'string') this.initResult = result;
       if (this.initSettled && (result !== undefined || 'error' in message)) this.settleInit();
-      // The answer's text with the client's id put back, not the answer serialised again (json-splice.ts).
-      o.link.deliver(restored, replaceTopLevelId(raw, JSON.stringify(o.originalId)) ?? JSON.stringify(restored));
+      // The answer's text with the client's id put back, not the answer serialised again
+      // (json-splice.ts); its bytes, when the reader carries them, spliced alike (wire-bytes.ts).
+      o.link.deliver(restored, replaceIdKeepingBytes(raw, JSON.stringify(o.originalId)) ?? JSON.stringify(restored));
       return;
     }
     if (message.method === 'notifications/progress') {
