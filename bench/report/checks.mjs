@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The Targets table of bench/run.mjs: the issue's targets (issue 17), as it states them, judged
+ * The Targets table of bench/run.mjs: the issues' targets (17, 27), as they state them, judged
  * on this run's figures, then the harness's own extra checks.
  */
 import { beside, formatChecks, judge } from '../lib/targets.mjs';
@@ -55,6 +55,48 @@ export function runChecks(run) {
         ref: floor?.blob?.mibPerSec,
         refName: 'floor',
         missing: missing('blob'),
+      }),
+    );
+  }
+  // Issue 27: the per-session mode at the floor's pace, and the hub's client for remote servers
+  // adding no more than its stdio path does.
+  if (!only || results.hub)
+    checks.push(
+      judge({
+        target: `per-session: calls/s (${cfg.tpSessions} sessions) ≥ 1.0× floor (issue 27)`,
+        value: results.hub?.throughput?.callsPerSec,
+        unit: 'calls/s',
+        dir: '>=',
+        ratioGoal: 1.0,
+        ref: floor?.throughput?.callsPerSec,
+        refName: 'floor',
+        missing: results.hub?.unavailable ?? results.hub?.error ?? notRun('hub throughput'),
+      }),
+    );
+  const remote = results['hub-remote'];
+  if (!only || remote) {
+    const missing = remote?.unavailable ?? remote?.error ?? notRun('hub-remote');
+    const floorP50 = floor?.latency?.p50;
+    checks.push(
+      judge({
+        target: 'hub → remote: tools/call p50 ≤ the direct client\'s (floor) p50 + 0.3 ms (issue 27)',
+        value: remote?.latency?.p50,
+        unit: 'ms',
+        dir: '<=',
+        limit: floorP50 !== undefined ? floorP50 + 0.3 : NaN,
+        goal: '≤ floor p50 + 0.3 ms',
+        measured: remote?.latency ? `${remote.latency.p50} ms (floor ${floorP50 ?? '–'} ms)` : undefined,
+        missing: floorP50 === undefined ? 'floor latency not in this run' : missing,
+      }),
+      judge({
+        target: `hub → remote: calls/s (${cfg.tpSessions} sessions) ≥ 0.9× the direct client's (issue 27)`,
+        value: remote?.throughput?.callsPerSec,
+        unit: 'calls/s',
+        dir: '>=',
+        ratioGoal: 0.9,
+        ref: floor?.throughput?.callsPerSec,
+        refName: 'floor',
+        missing,
       }),
     );
   }
@@ -188,7 +230,7 @@ export function checksSection(checks) {
   if (checks.length === 0) return [];
   const judged = checks.filter((c) => !c.extra && c.met !== undefined);
   return [
-    '\n### Targets (issue 17; "(extra)": the harness\'s own checks)\n',
+    '\n### Targets (issues 17 and 27; "(extra)": the harness\'s own checks)\n',
     formatChecks(checks),
     `\nIssue targets: ${judged.filter((c) => c.met).length} met, ${judged.filter((c) => !c.met).length} missed, ${checks.filter((c) => !c.extra && c.result.startsWith('not measured')).length} not measured.`,
   ];

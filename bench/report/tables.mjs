@@ -84,7 +84,7 @@ export function workloadTables(run) {
     `${x?.capped ? '*' : ''}${x?.foreignCpuPct > FOREIGN_WARN ? '†' : ''}`;
   if (workloads.includes('latency')) {
     lines.push(
-      `\n### Small tools/call latency (1 session, ${cfg.latN} sequential calls after ${cfg.latWarm} warm-up)\n`,
+      `\n### Small tools/call latency (1 session, ${cfg.latN} sequential calls after up to ${cfg.latWarm} warm-up calls, ${cfg.latWarmMaxMs / 1000} s at most)\n`,
     );
     lines.push(
       table(

@@ -12,7 +12,7 @@ import { echo, openSession } from '../lib/sdk-client.mjs';
 export async function latencyWorkload(r, cfg) {
   const s = await openSession(r);
   try {
-    const warmEnd = performance.now() + cfg.latMaxMs / 4;
+    const warmEnd = performance.now() + cfg.latWarmMaxMs;
     for (let i = 0; i < cfg.latWarm && performance.now() < warmEnd; i++)
       await echo(s.client, `warm ${i}`);
     /** @type {number[]} */
