@@ -5,6 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { setMaxListeners } from 'node:events';
 
 export const CALL_TIMEOUT_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -54,6 +55,11 @@ export async function openSession(r) {
     await client.close().catch(() => {});
     throw err;
   }
+  // The SDK client (2.4.0) adds an abort listener to its transport's signal for every POST and
+  // removes it only on abort: a few thousand calls on one session pass Node's 1,500-listener
+  // warning (the same for every target; a closure per call, freed with the session).
+  const signal = /** @type {{ _abortController?: AbortController }} */ (/** @type {unknown} */ (transport))._abortController?.signal;
+  if (signal) setMaxListeners(0, signal);
   return {
     client,
     async close() {
