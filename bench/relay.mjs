@@ -61,7 +61,7 @@ export const RELAY_GOALS = { p50VsMcpRemote: 0.6, overHubHttpMs: 0.3, hubCallsVs
 /** Percent of the machine's CPU used by other processes above which a figure is flagged †. */
 const FOREIGN_WARN = 10;
 const ANSWER_TIMEOUT_MS = 30_000;
-/** Unmeasured calls through the hub and straight to the remote before the first target. */
+/** Unmeasured calls on each path (straight to the remote, through the hub, through a relay) before the first target. */
 const WARM_CALLS = 2000;
 
 // Whoever runs this (the CLI below or bench/run.mjs): temp dirs, and a hub a relay started on its
