@@ -37,7 +37,7 @@ function parse(line: string): AuditLine | undefined {
   }
 }
 
-export function matchesAudit(entry: AuditLine, filter: AuditFilter): boolean {
+function matchesAudit(entry: AuditLine, filter: AuditFilter): boolean {
   if (filter.since !== undefined && Date.parse(entry.t) < filter.since) return false;
   if (filter.until !== undefined && Date.parse(entry.t) >= filter.until) return false;
   if (filter.client !== undefined && !entry.client.includes(filter.client)) return false;

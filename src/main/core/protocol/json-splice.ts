@@ -117,7 +117,7 @@ function onlySpaceAfter(raw: string, close: number): boolean {
 }
 
 /** `raw` with the given spans replaced by `texts` (spans in order, not overlapping). */
-function splice(raw: string, edits: ReadonlyArray<{ span: Span; text: string }>): string {
+export function splice(raw: string, edits: ReadonlyArray<{ span: Span; text: string }>): string {
   let out = '';
   let from = 0;
   for (const { span, text } of edits) {
@@ -146,11 +146,6 @@ export function topLevelIdEdits(raw: string, idJson: string): Array<{ span: Span
     if (c === 0x7b || c === 0x5b) return undefined;
   }
   return spans.map((span) => ({ span, text: idJson }));
-}
-
-/** `raw` with the given spans replaced by `texts` (spans in order, not overlapping). */
-export function applyEdits(raw: string, edits: ReadonlyArray<{ span: Span; text: string }>): string {
-  return splice(raw, edits);
 }
 
 /**

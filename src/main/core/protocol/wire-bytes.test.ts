@@ -8,7 +8,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpReply } from '../hub/http-reply.js';
-import { applyEdits, topLevelIdEdits } from './json-splice.js';
+import { splice, topLevelIdEdits } from './json-splice.js';
 import { LineReader } from './line-reader.js';
 import { handedOn, handingOn, piecesFor, replaceIdKeepingBytes, respliced, WIRE_BYTES_MIN } from './wire-bytes.js';
 
@@ -105,7 +105,7 @@ describe('HttpReply: a large JSON answer is written as the reader\'s bytes', () 
   it('shared: the spliced pieces make the body, with the client\'s id', async () => {
     const raw = big('b');
     const edits = topLevelIdEdits(raw, '"c-9"')!;
-    const json = applyEdits(raw, edits);
+    const json = splice(raw, edits);
     const { url, ended } = await serve(json, () => {
       handingOn(raw, Buffer.from(raw));
       respliced(raw, json, edits);

@@ -17,7 +17,7 @@
  * offsets hold in both), and no invalid UTF-8 could pass through that encoding would have replaced.
  */
 
-import { applyEdits, topLevelIdEdits } from './json-splice.js';
+import { splice, topLevelIdEdits } from './json-splice.js';
 
 /** Lines at least this long carry their bytes; below, encoding costs less than the bookkeeping. */
 export const WIRE_BYTES_MIN = 64 * 1024;
@@ -61,7 +61,7 @@ export function respliced(raw: string, spliced: string, edits: ReadonlyArray<{ s
 export function replaceIdKeepingBytes(raw: string, idJson: string): string | undefined {
   const edits = topLevelIdEdits(raw, idJson);
   if (edits === undefined) return undefined;
-  const spliced = applyEdits(raw, edits);
+  const spliced = splice(raw, edits);
   respliced(raw, spliced, edits);
   return spliced;
 }
