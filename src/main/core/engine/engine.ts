@@ -164,8 +164,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     for (const a of approved) audit.record({ t: new Date().toISOString(), kind: 'approve', client: 'api', server: `@${profile}`, target: `${a.server}/${a.tool}`, outcome: 'approved' });
   });
   // Whether servers can be sandboxed here: asked once, when first wanted (it starts bwrap to see whether user namespaces work).
-  let sandboxAsked: Promise<{ available: boolean; detail: string }> | undefined;
-  const sandboxAvailability = options.catalog?.sandbox ?? (() => (sandboxAsked ??= sandboxSupport()));
+  // sandboxSupport() probes once per process (sandbox-support.ts): no cache of its own here.
+  const sandboxAvailability = options.catalog?.sandbox ?? (() => sandboxSupport());
   const catalog = startCatalog({ dataDir: options.dataDir, config, secrets, pins, api, logger: log, options: { sandbox: sandboxAvailability, ...options.catalog } });
   const profiles = new ProfileRegistry(config.get(), { server: (id) => registry.get(id), pins, version: PATCHBAY_VERSION, logger: log });
 
