@@ -119,13 +119,18 @@ describe('the audit trail', () => {
   it('writes what comes while it closes, drops what comes after (the chain stays whole), and continues after a restart', async () => {
     const dir = path.join(await tempDir('patchbay-audit-close-'), 'audit');
     const event = (target: string) => ({ t: new Date().toISOString(), kind: 'policy' as const, client: 'unknown', server: 'fx', target, outcome: 'secret warned' });
-    const log = await AuditLog.open(dir, createLogger('test'));
+    const warned: string[] = [];
+    const base = createLogger('test');
+    const log = await AuditLog.open(dir, { ...base, warn: (m) => warned.push(m) });
     log.append(event('a'));
     const closing = log.close();
     // A report arriving while the last lines are being written (a secret check finishing as the hub stops).
     log.append(event('b'));
     await closing;
+    expect(warned).toEqual([]);
     log.append(event('late'));
+    // Not written, but said: a missing line is never a mystery.
+    expect(warned).toEqual([expect.stringMatching(/^an audit line came after the trail was closed .*: policy fx secret warned$/)]);
     const again = await AuditLog.open(dir, createLogger('test'));
     again.append(event('c'));
     await again.close();

@@ -99,8 +99,11 @@ export class AuditLog {
   append(event: AuditEvent): void {
     // After close: a report that was still on its way (a secret check finishing as the hub stops).
     // Dropped whole — seq and prev do not move, and the next start continues from the last line
-    // on disk — so the chain stays intact.
-    if (this.done) return;
+    // on disk — so the chain stays intact. Said, so a missing line is never a mystery.
+    if (this.done) {
+      this.logger.warn(`an audit line came after the trail was closed (the hub was stopping) and was not written: ${event.kind} ${event.server} ${event.outcome}`);
+      return;
+    }
     const line = JSON.stringify({ seq: ++this.seq, ...event, prev: this.prev });
     this.prev = lineHash(line);
     this.pending.push(line);
