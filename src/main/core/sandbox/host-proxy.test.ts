@@ -82,4 +82,38 @@ describe('the hub proxy of a host list', () => {
     undo.push(() => proxy.close());
     expect(await ask(sock, 'CONNECT sneaky.test:443 HTTP/1.1\r\n\r\n')).toContain('sneaky.test cannot be reached: it resolves to 127.0.0.1');
   });
+
+  it('an upstream that fails before the tunnel is up gets a 502; one reset after it closes the client, with no HTTP answer in its byte stream', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pb-proxy-'));
+    undo.push(() => rm(dir, { recursive: true, force: true }));
+    // An upstream that resets the connection (RST) once the client's first bytes arrive.
+    const upstream = net.createServer((s) => s.once('data', () => s.resetAndDestroy()));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', () => resolve()));
+    undo.push(() => new Promise((resolve) => upstream.close(resolve)));
+    const port = (upstream.address() as net.AddressInfo).port;
+    // A port where nothing listens: the one a closed listener had.
+    const gone = net.createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', () => resolve()));
+    const deadPort = (gone.address() as net.AddressInfo).port;
+    await new Promise((resolve) => gone.close(resolve));
+    const sock = path.join(dir, 's');
+    const proxy = await HostProxy.listen(sock, 'notes', [`up.test:${port}`, `down.test:${deadPort}`], { logger: recordingLogger([]), resolve: () => Promise.resolve('127.0.0.1') });
+    undo.push(() => proxy.close());
+
+    expect(await ask(sock, `CONNECT down.test:${deadPort} HTTP/1.1\r\n\r\n`)).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n[^]*down\.test:\d+: ECONNREFUSED/);
+
+    const client = net.connect(sock);
+    let received = '';
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.on('error', () => undefined);
+    client.on('data', (d: Buffer) => {
+      const before = received;
+      received += d.toString('latin1');
+      // Once the tunnel is up, the "TLS" bytes that make the upstream reset.
+      if (!before.includes('\r\n\r\n') && received.includes('\r\n\r\n')) client.write('\x16\x03\x01 client hello');
+    });
+    client.write(`CONNECT up.test:${port} HTTP/1.1\r\nHost: up.test:${port}\r\n\r\n`);
+    await closed;
+    expect(received).toBe('HTTP/1.1 200 Connection Established\r\n\r\n');
+  });
 });

@@ -133,10 +133,16 @@ export class HostProxy {
       client.destroy();
     });
     client.on('close', () => upstream.destroy());
-    upstream.once('error', (err) => {
-      if (!client.writableEnded) this.refuse(client, 502, `${dest.host}:${dest.port}: ${(err as NodeJS.ErrnoException).code ?? err.message}`);
+    // Before 'connect' the client still waits for the proxy's answer: a 502 says why. After it the
+    // connection is the upstream's bytes (a TLS stream, say): an HTTP answer there would be garbage,
+    // so a reset mid-stream closes the client's connection as the upstream closed its own.
+    let connected = false;
+    upstream.on('error', (err) => {
+      if (connected) client.destroy();
+      else if (!client.writableEnded) this.refuse(client, 502, `${dest.host}:${dest.port}: ${(err as NodeJS.ErrnoException).code ?? err.message}`);
     });
     upstream.once('connect', () => {
+      connected = true;
       if (connect) client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       else {
         // Hop-by-hop headers are the proxy's; the upstream gets one request per connection.

@@ -34,6 +34,8 @@ export interface SandboxOptions {
   /** Every request a host list refused (the audit trail and the UI take these). */
   onDenied?: (denial: HostDenial) => void;
   logger?: Logger;
+  /** The Node a host list's forwarder runs on (default: the hub's own, `process.execPath`; tests pass another). */
+  forwarderNode?: string;
 }
 
 export interface SandboxWrapper extends SandboxWrap {
@@ -55,22 +57,46 @@ export async function policyFor(server: StdioServerConfig, serverId: string, spe
 
 export function sandboxWrapper(dataDir: string, options: SandboxOptions = {}): SandboxWrapper {
   const data = path.resolve(dataDir);
+  // The private directory, the seccomp filter's file and each server's proxy are each one promise,
+  // cached before any await — so children starting together share one, and `close()` finds every
+  // one made — and dropped when it fails, so one failure is not every later start's error too.
   let runDir: Promise<string> | undefined;
-  const privateDir = (): Promise<string> => (runDir ??= mkdtemp(path.join(os.tmpdir(), 'patchbay-sandbox-')));
+  const privateDir = (): Promise<string> => {
+    if (runDir) return runDir;
+    const attempt = (runDir = mkdtemp(path.join(os.tmpdir(), 'patchbay-sandbox-')));
+    attempt.catch(() => runDir === attempt && (runDir = undefined));
+    return attempt;
+  };
   let filterFile: Promise<string> | undefined;
-  const proxies = new Map<string, { hosts: string; proxy: Promise<HostProxy>; dir: string }>();
+  const filterFileOf = (filter: Buffer): Promise<string> => {
+    if (filterFile) return filterFile;
+    const attempt = (filterFile = privateDir().then(async (dir) => {
+      const file = path.join(dir, `no-subprocesses-${process.arch}.bpf`);
+      await writeFile(file, filter, { mode: 0o600 });
+      return file;
+    }));
+    attempt.catch(() => filterFile === attempt && (filterFile = undefined));
+    return attempt;
+  };
+  const proxies = new Map<string, { hosts: string; ready: Promise<{ proxy: HostProxy; dir: string }> }>();
   let made = 0;
 
   /** The server's proxy: its socket in `<private dir>/p<n>/` (Linux), or a loopback port (macOS). */
-  const proxyFor = async (serverId: string, hosts: string[], tcp: boolean): Promise<{ proxy: HostProxy; dir: string }> => {
+  const proxyFor = (serverId: string, hosts: string[], tcp: boolean): Promise<{ proxy: HostProxy; dir: string }> => {
     const key = JSON.stringify(hosts);
     const had = proxies.get(serverId);
-    if (had?.hosts === key) return { proxy: await had.proxy, dir: had.dir };
-    if (had) void had.proxy.then((p) => p.close(), () => undefined);
-    const dir = path.join(await privateDir(), `p${made++}`);
-    const proxy = mkdir(dir, { mode: 0o700 }).then(() => HostProxy.listen(tcp ? 0 : path.join(dir, PROXY_SOCKET_NAME), serverId, hosts, { ...options, ...(options.logger ? { logger: options.logger.child(`sandbox-proxy:${serverId}`) } : {}) }));
-    proxies.set(serverId, { hosts: key, proxy, dir });
-    return { proxy: await proxy, dir };
+    if (had?.hosts === key) return had.ready;
+    if (had) void had.ready.then(({ proxy }) => proxy.close(), () => undefined);
+    const ready = privateDir().then(async (base) => {
+      const dir = path.join(base, `p${made++}`);
+      await mkdir(dir, { mode: 0o700 });
+      const proxy = await HostProxy.listen(tcp ? 0 : path.join(dir, PROXY_SOCKET_NAME), serverId, hosts, { ...options, ...(options.logger ? { logger: options.logger.child(`sandbox-proxy:${serverId}`) } : {}) });
+      return { proxy, dir };
+    });
+    const entry = { hosts: key, ready };
+    proxies.set(serverId, entry);
+    ready.catch(() => proxies.get(serverId) === entry && proxies.delete(serverId));
+    return ready;
   };
 
   const wrap = async (server: StdioServerConfig, serverId: string, spec: StdioSpawnSpec): Promise<StdioSpawnSpec> => {
@@ -79,10 +105,17 @@ export function sandboxWrapper(dataDir: string, options: SandboxOptions = {}): S
     const own = sandboxHome(data, serverId);
     await mkdir(own, { recursive: true, mode: 0o700 });
     const policy = await policyFor(server, serverId, spec, dataDir);
+    // A host list on Linux: the forwarder runs first, on the hub's own Node (inside Electron: its
+    // binary as Node), which is bound too — before the check below, which every bind goes through.
+    const node = options.forwarderNode ?? process.execPath;
+    const forwarder = process.platform !== 'darwin' && policy.network === 'hosts' ? forwarderReads(node, data, own) : undefined;
+    if (forwarder !== undefined) policy.read.push(forwarder);
     // The data dir holds every server's keys and the hub token: no sandbox may see it, except
     // the server's own directory inside it.
-    // A bound path exposes the data dir when it is the dir, holds it, or lies inside it (other than the server's own).
-    const exposing = [...policy.read, ...policy.write].find((p) => p !== own && !within(p, own) && (within(data, p) || within(p, data)));
+    const exposing = exposingPath([...policy.read, ...policy.write], data, own);
+    if (exposing !== undefined && exposing === forwarder) {
+      throw new Error(`server '${serverId}': its sandbox would expose Patchbay's data dir (${data}) through ${node}, the Node its host list's proxy forwarder runs on (the hub's own): run Patchbay on a Node installed outside the data dir`);
+    }
     if (exposing !== undefined) throw new Error(`server '${serverId}': its sandbox would expose Patchbay's data dir (${data}) through ${exposing}; give it a cwd and paths outside it`);
 
     if (process.platform === 'darwin') {
@@ -102,17 +135,9 @@ export function sandboxWrapper(dataDir: string, options: SandboxOptions = {}): S
     if (!policy.subprocesses) {
       const filter = noSubprocessFilter();
       if (filter === undefined) throw new Error(`server '${serverId}' is set to start no subprocesses, which Patchbay can enforce on x86_64 and aarch64 only, not on ${process.arch}: it does not start`);
-      filterFile ??= privateDir().then(async (dir) => {
-        const file = path.join(dir, `no-subprocesses-${process.arch}.bpf`);
-        await writeFile(file, filter, { mode: 0o600 });
-        return file;
-      });
-      extras.seccomp = { file: await filterFile, filter };
+      extras.seccomp = { file: await filterFileOf(filter), filter };
     }
     if (policy.network === 'hosts') {
-      // The forwarder runs on the hub's own Node (inside Electron: its binary as Node).
-      const node = process.execPath;
-      policy.read.push(installPrefix(node));
       extras.proxy = { dir: (await proxyFor(serverId, policy.hosts, false)).dir, node };
       if (process.versions.electron !== undefined) env = { ...env, ELECTRON_RUN_AS_NODE: '1' };
     }
@@ -122,12 +147,35 @@ export function sandboxWrapper(dataDir: string, options: SandboxOptions = {}): S
 
   return Object.assign(wrap, {
     close: async () => {
-      await Promise.all([...proxies.values()].map((p) => p.proxy.then((x) => x.close(), () => undefined)));
+      await Promise.all([...proxies.values()].map((p) => p.ready.then(({ proxy }) => proxy.close(), () => undefined)));
       proxies.clear();
       if (runDir) await rm(await runDir, { recursive: true, force: true });
       runDir = filterFile = undefined;
     },
   });
+}
+
+/**
+ * The first of `paths` whose bind would expose the data dir: the dir itself, one that holds it, or
+ * one inside it other than the server's own directory.
+ */
+function exposingPath(paths: readonly string[], data: string, own: string): string | undefined {
+  return paths.find((p) => p !== own && !within(p, own) && (within(data, p) || within(p, data)));
+}
+
+/**
+ * What the sandbox reads of the Node a host list's forwarder runs on: its install prefix, as for
+ * any command — unless that would expose the data dir (a Node at `~/bin/node` or `~/node` has `~`
+ * as its prefix, and `~` holds `~/.patchbay`); then the binary alone. Not a refusal: this Node is
+ * the hub's own, not one the user chose for the server, so nothing in the server's setting could
+ * fix it; and the forwarder needs nothing else of its directory (`node -e` with built-in modules;
+ * a Node build's libraries are the system's, bound already). An Electron binary needs files beside
+ * it, but an Electron app is installed as a directory of its own, which is then its prefix. A binary
+ * inside the data dir itself is still refused by the check every bind goes through.
+ */
+function forwarderReads(node: string, data: string, own: string): string {
+  const prefix = installPrefix(node);
+  return exposingPath([prefix], data, own) === undefined ? prefix : node;
 }
 
 function realOr(p: string): string {
