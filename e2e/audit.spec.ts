@@ -1,7 +1,7 @@
 // The Audit screen (issue 25, docs/audit.md) against a real engine: what it says before anything
 // happened (what is recorded, where the files are); calls made through the hub by a real MCP
 // client and by the UI's playground show as lines (who, where, what, outcome, kind); the server
-// filter; Verify chain says intact, then names the line edited in the file on disk. Axe-clean in
+// filter; the client filter read once typing pauses; Verify chain says intact, then names the line edited in the file on disk. Axe-clean in
 // both themes; nothing cut at 900 × 700.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -65,7 +65,7 @@ test('lists what clients did, filters by server, verifies the chain and names an
   const call = rows.filter({ hasText: 'hub-token:audit-e2e' }).filter({ hasText: 'tools/call echo' }).filter({ has: ui.getByTestId('audit-server').getByText('fx', { exact: true }) });
   await expect(call).toHaveCount(1);
   await expect(call.getByTestId('audit-outcome')).toHaveText('ok');
-  await expect(call).toContainText('call');
+  await expect(call.getByTestId('audit-kind')).toHaveText('call');
   const failed = rows.filter({ hasText: 'tools/call no_such_tool' });
   await expect(failed.getByTestId('audit-outcome')).toHaveText('error:jsonrpc');
   await expect(rows.filter({ hasText: 'tools/call echo' }).first().getByTestId('audit-client')).toHaveText('ui');
@@ -79,6 +79,25 @@ test('lists what clients did, filters by server, verifies the chain and names an
   await ui.getByRole('button', { name: 'Clear filters' }).click();
   await expect(rows.filter({ hasText: 'no_such_tool' })).toHaveCount(1);
 
+  // The Client filter reads the trail once typing pauses, not once per keystroke: on the page's
+  // clock, held still, nothing is read while typing; moved past the pause, one read.
+  const reads: string[] = [];
+  ui.on('request', (r) => {
+    if (r.url().endsWith('/api/call/audit.list')) reads.push(r.postData() ?? '');
+  });
+  await ui.clock.install();
+  await ui.clock.pauseAt(new Date(Date.now() + 1000));
+  await ui.getByTestId('audit-client-filter').pressSequentially('audit-e2e');
+  await expect(ui.getByTestId('audit-client-filter')).toHaveValue('audit-e2e');
+  expect(reads).toEqual([]);
+  await ui.clock.runFor(300);
+  await expect.poll(() => reads.length).toBe(1);
+  expect(JSON.parse(reads[0]!)).toMatchObject({ client: 'audit-e2e' });
+  await expect(ui.getByTestId('audit-client').filter({ hasNotText: 'hub-token:audit-e2e' })).toHaveCount(0);
+  await ui.clock.resume();
+  await ui.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(rows.filter({ hasText: /ui.*fx/ }).first()).toBeVisible();
+
   await ui.getByTestId('audit-verify').click();
   await expect(ui.getByTestId('audit-verify-result')).toContainText('The chain is intact');
   await expectAccessible(ui, 'audit, with lines and the chain verified');
@@ -86,7 +105,7 @@ test('lists what clients did, filters by server, verifies the chain and names an
 
   // At the desktop window's minimum: nothing spills sideways, the actions and the last column in view.
   await ui.setViewportSize({ width: 900, height: 700 });
-  expect(await fitsWidth(ui)).toBe(true);
+  await expect.poll(() => fitsWidth(ui)).toBe(true);
   await expect(ui.getByTestId('audit-verify')).toBeInViewport();
   await expect(ui.getByRole('columnheader', { name: 'Kind' })).toBeInViewport();
   await screenshot(ui, 'narrow-audit');
@@ -95,6 +114,7 @@ test('lists what clients did, filters by server, verifies the chain and names an
   const file = path.join(engine.dataDir, 'audit', 'audit.jsonl');
   const lines = (await readFile(file, 'utf8')).trim().split('\n');
   const at = lines.findIndex((l) => l.includes('"no_such_tool"'));
+  expect(at, 'the no_such_tool line').toBeGreaterThanOrEqual(0);
   lines[at] = lines[at]!.replace('"outcome":"error:jsonrpc"', '"outcome":"ok"');
   await writeFile(file, `${lines.join('\n')}\n`);
   await ui.getByTestId('audit-verify').click();

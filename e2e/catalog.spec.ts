@@ -2,14 +2,15 @@
 // whose only registry is the fixture registry started here (PATCHBAY_REGISTRY_URL; nothing reaches
 // the internet). Search with a typo, the detail, an install with a secret and a default (the
 // server's tools then wait for approval), cancel, a pypi entry on a machine without uvx, registry
-// faults, the palette, outdated and update; axe light and dark; screenshots at 1280 × 800 and the
+// faults, a refused plan, a version the registry fails to give, the profiles out of reach for a
+// read, the palette, outdated and update; axe light and dark; screenshots at 1280 × 800 and the
 // screen checked at 900 × 700.
 import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { test as base, expect, expectAccessible, REPO_ROOT, screenshot, type Engine } from './fixtures.js';
+import { test as base, everythingEntry, expect, expectAccessible, NO_REGISTRY, REPO_ROOT, screenshot, type Engine } from './fixtures.js';
 
 interface FixtureRegistry {
   url: string;
@@ -37,16 +38,21 @@ const test = base.extend<{ registry: FixtureRegistry; enginePath: string | undef
   },
 });
 
-/** What the API says is configured (`servers.overview`), as the UI's own calls see it. */
-async function serverIds(engine: Engine): Promise<string[]> {
-  const res = await fetch(`${engine.url}/api/call/servers.overview`, {
+/** One API call, as the UI's own calls make it (a change made elsewhere, as far as the page knows). */
+async function api<T>(engine: Engine, name: string, input: unknown): Promise<T> {
+  const res = await fetch(`${engine.url}/api/call/${name}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await engine.token()}` },
-    body: '{}',
+    body: JSON.stringify(input),
   });
-  const body = (await res.json()) as { ok: boolean; value: Array<{ id: string }> };
-  expect(body.ok).toBe(true);
-  return body.value.map((s) => s.id);
+  const body = (await res.json()) as { ok: boolean; value: T };
+  expect(body.ok, `${name}: ${JSON.stringify(body)}`).toBe(true);
+  return body.value;
+}
+
+/** What the API says is configured (`servers.overview`). */
+async function serverIds(engine: Engine): Promise<string[]> {
+  return (await api<Array<{ id: string }>>(engine, 'servers.overview', {})).map((s) => s.id);
 }
 
 async function openCatalog(ui: Page): Promise<void> {
@@ -125,14 +131,19 @@ test('search with a typo, read the detail, install with a secret and a default; 
   expect(entry.env?.EVERYTHING_MODE).toBe('full');
   expect(entry.catalog?.version).toBe('2026.8.31');
 
-  // Its tools wait for approval, on its page, with the Profiles screen's approve action.
+  // Its tools wait for approval, on its page, with the Profiles screen's diff and Approve.
   const pending = ui.getByTestId('pending-tools');
   await expect(pending).toBeVisible({ timeout: 90_000 });
   await expect(pending.getByText('waiting for approval').first()).toBeVisible();
+  const echo = pending.getByTestId(`change-${serverId}-echo`);
+  await expect(echo.getByRole('region', { name: 'Differences: approved against now' })).toContainText('echo');
   await screenshot(ui, 'catalog-installed');
   await expectAccessible(ui, 'installed server page');
+  await echo.getByRole('button', { name: 'Approve' }).click();
+  await expect(ui.getByTestId('notice').filter({ hasText: `Approved ${serverId}/echo` })).toBeVisible();
+  await expect(echo).toHaveCount(0);
   await pending.getByRole('button', { name: 'Approve all' }).first().click();
-  await expect(pending).toHaveCount(0);
+  await expect(pending).toBeHidden();
 
   // Listed on the Servers screen; the catalog says it is installed.
   await ui.getByTestId('nav-servers').click();
@@ -152,7 +163,7 @@ test('cancel midway writes nothing; at 900 × 700 nothing is cut', async ({ ui, 
   await detail.getByTestId('catalog-input-EVERYTHING_API_KEY').fill(SECRET);
   await expect(detail.getByTestId('catalog-install-button')).toBeEnabled();
   // At the desktop window's minimum: the form, the command and Install are reachable, nothing sideways.
-  expect(await fitsWidth(ui)).toBe(true);
+  await expect.poll(() => fitsWidth(ui)).toBe(true);
   await detail.getByTestId('catalog-install-button').scrollIntoViewIfNeeded();
   await expect(detail.getByTestId('catalog-install-button')).toBeInViewport();
   await expect(detail.getByTestId('catalog-preview')).toBeVisible();
@@ -245,6 +256,75 @@ test('an installed older version shows "update available"; Update… shows the d
   await expect(ui.getByTestId('server-provenance')).toContainText('2026.8.31');
   const config = JSON.parse(await readFile(engine.configFile, 'utf8')) as { mcpServers: Record<string, { catalog?: { version: string } }> };
   expect(config.mcpServers[serverId]?.catalog?.version).toBe('2026.8.31');
+});
+
+test('a plan that fails stops Install; a version that cannot be read says so in place of the form, with the way back', async ({ ui, registry }) => {
+  test.setTimeout(120_000);
+  await openCatalog(ui);
+  await openEntry(ui, 'everything', EVERYTHING);
+  const detail = ui.getByTestId('catalog-detail');
+  await detail.getByTestId('catalog-input-EVERYTHING_API_KEY').fill(SECRET);
+  await expect(detail.getByTestId('catalog-install-button')).toBeEnabled();
+  // An id the engine refuses: its words under the command, and no Install on the last good plan.
+  await detail.getByTestId('catalog-server-id').fill('not an id!');
+  await expect(detail.getByTestId('catalog-plan')).toContainText("'not an id!' is not a server id");
+  await expect(detail.getByTestId('catalog-install-button')).toBeDisabled();
+  await detail.getByTestId('catalog-server-id').fill('everything-e2e');
+  await expect(detail.getByTestId('catalog-install-button')).toBeEnabled();
+
+  // The registry fails while another version is chosen: said where its form would be, no spinner left.
+  registry.setFault('status-500');
+  await detail.getByTestId('catalog-version').selectOption('2026.1.0');
+  const failed = detail.getByTestId('catalog-version-error');
+  await expect(failed).toContainText('Could not read version 2026.1.0: ');
+  await expect(failed).toContainText('500');
+  await expect(detail.getByText('Reading version 2026.1.0')).toHaveCount(0);
+  await expectAccessible(ui, 'catalog detail, a version that could not be read');
+  await failed.getByRole('button', { name: 'Back to version 2026.8.31' }).click();
+  await expect(detail.getByTestId('catalog-version')).toHaveValue('2026.8.31');
+  await expect(failed).toHaveCount(0);
+  await expect(detail.getByTestId('catalog-install')).toHaveAttribute('data-version', '2026.8.31');
+});
+
+test.describe('when the profiles cannot be read', () => {
+  test.use({ engineConfig: { mcpServers: { fx: everythingEntry({ catalog: { registry: NO_REGISTRY, name: EVERYTHING, version: '2026.8.31' } }) } } });
+
+  test('the server page and the install form say so, naming what failed, until a read works', async ({ ui, engine }) => {
+    test.setTimeout(120_000);
+    // Mocked, because it cannot happen on demand here: the engine has no way to fail a profiles
+    // read, so the browser's route stands in for an engine out of reach for one read of the list
+    // (the bridge's own words), then back. Everything else is the real engine.
+    await ui.route('**/api/call/profiles.list', (route) => route.abort('connectionrefused'), { times: 1 });
+    await ui.goto(`${ui.url().split('#')[0]}#/servers/fx`);
+    const pending = ui.getByTestId('pending-tools');
+    await expect(pending.getByTestId('pending-tools-error')).toHaveText(/^Could not read the profiles: Cannot reach the Patchbay engine/);
+    await expectAccessible(ui, 'server page, the profiles not read');
+
+    // One profile's read fails: said with its name; the list's error goes with the next good read.
+    let refusing = true;
+    await ui.route('**/api/call/profiles.show', (route) => {
+      if (refusing && (route.request().postDataJSON() as { name?: string }).name === 'extra') return route.abort('connectionrefused');
+      return route.continue();
+    });
+    await api(engine, 'profiles.create', { name: 'extra', servers: ['fx'] });
+    await expect(pending.getByTestId('pending-error-extra')).toHaveText(/^Could not read @extra: Cannot reach the Patchbay engine/);
+    await expect(pending.getByTestId('pending-tools-error')).toHaveCount(0);
+    // The next change reads it again: nothing waits, so nothing is shown.
+    refusing = false;
+    await api(engine, 'profiles.create', { name: 'third', servers: [] });
+    await expect(pending).toBeHidden();
+
+    // The install form's profile choice: the failure said, not a silent "None" alone.
+    await ui.route('**/api/call/profiles.list', (route) => route.abort('connectionrefused'), { times: 1 });
+    await ui.goto(`${ui.url().split('#')[0]}#/servers/catalog`);
+    await openEntry(ui, 'everything', EVERYTHING);
+    const form = ui.getByTestId('catalog-install');
+    await expect(form.getByTestId('catalog-profiles-error')).toContainText('Could not read the profiles, so only the default one is offered: Cannot reach the Patchbay engine');
+    await api(engine, 'profiles.create', { name: 'fourth', servers: [] });
+    await expect(form.getByTestId('catalog-profiles-error')).toHaveCount(0);
+    await expect(form.getByTestId('catalog-profile').getByRole('option')).toHaveCount(4);
+    await expect(form.getByTestId('catalog-profile')).toContainText('@fourth');
+  });
 });
 
 test.describe('on a machine without uvx', () => {

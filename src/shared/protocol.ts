@@ -40,11 +40,14 @@ export const MCP_APPS_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: [
  */
 export const FULL_CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION } as const;
 
+/** FULL_CLIENT_CAPABILITIES's own capabilities (`sampling`, `elicitation`, `roots`); its extensions are checked one by one. */
+const REQUEST_CAPABILITIES = Object.keys(FULL_CLIENT_CAPABILITIES).filter((k) => k !== 'extensions');
+
 /** Whether a client's declared capabilities include every one of FULL_CLIENT_CAPABILITIES (the MCP Apps extension among its extensions). */
 export function isFullClient(capabilities: unknown): boolean {
   if (capabilities === null || typeof capabilities !== 'object') return false;
   const declared = capabilities as Record<string, unknown>;
-  if (!['sampling', 'elicitation', 'roots'].every((k) => declared[k] !== undefined)) return false;
+  if (!REQUEST_CAPABILITIES.every((k) => declared[k] !== undefined)) return false;
   const extensions = declared.extensions as Record<string, unknown> | undefined;
   return typeof extensions === 'object' && extensions !== null && Object.keys(MCP_APPS_EXTENSION).every((k) => extensions[k] !== undefined);
 }

@@ -1,5 +1,10 @@
 /** Small formatters shared by the screens. */
 
+/** A count and its noun, in the plural unless it is one: `1 line`, `1,234 files`. */
+export function plural(n: number, noun: string): string {
+  return `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export function formatTime(value: number | string | undefined): string {
   if (value === undefined) return '—';
   const d = new Date(value);

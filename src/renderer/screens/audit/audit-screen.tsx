@@ -16,6 +16,9 @@ import { hasFilters, lineTime, listInput, NO_FILTERS, outcomeClass, whatOf, type
 import { useVerify, VerifyButton, VerifyResult } from './verify-panel.js';
 import './audit.css';
 
+/** The Client filter settles this long before the trail is read again (not a read per keystroke). */
+const CLIENT_DEBOUNCE_MS = 250;
+
 interface Loaded {
   lines: AuditLineDto[];
   more: boolean;
@@ -25,7 +28,19 @@ interface Loaded {
 
 export function AuditScreen() {
   const { bridge } = useServices();
+  // What the filter bar shows; `applied` is what was read (the client's text once typing pauses).
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const [client, setClient] = useState(filters.client);
+  useEffect(() => {
+    // Cleared (Clear filters, the box emptied): at once; typed: when typing pauses.
+    if (filters.client === '') {
+      setClient('');
+      return;
+    }
+    const t = setTimeout(() => setClient(filters.client), CLIENT_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [filters.client]);
+  const applied = useMemo<AuditFilters>(() => ({ client, server: filters.server, outcome: filters.outcome, since: filters.since }), [client, filters.server, filters.outcome, filters.since]);
   const [loaded, setLoaded] = useState<Loaded>();
   const [error, setError] = useState<string>();
   const [loadingMore, setLoadingMore] = useState(false);
@@ -35,13 +50,13 @@ export function AuditScreen() {
 
   const load = useCallback(async () => {
     const mine = ++asked.current;
-    const r = await bridge.call('audit.list', listInput(filters, Date.now()));
+    const r = await bridge.call('audit.list', listInput(applied, Date.now()));
     if (mine !== asked.current) return;
     if (r.ok) {
       setLoaded(r.value);
       setError(undefined);
     } else setError(r.message);
-  }, [bridge, filters]);
+  }, [bridge, applied]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -51,7 +66,7 @@ export function AuditScreen() {
     if (!loaded || !last) return;
     setLoadingMore(true);
     const mine = asked.current;
-    const r = await bridge.call('audit.list', listInput(filters, Date.now(), last.seq));
+    const r = await bridge.call('audit.list', listInput(applied, Date.now(), last.seq));
     setLoadingMore(false);
     if (mine !== asked.current) return;
     if (r.ok) setLoaded({ ...r.value, lines: [...loaded.lines, ...r.value.lines] });
@@ -156,7 +171,7 @@ function AuditTable({ lines }: { lines: AuditLineDto[] }) {
                 <span className={outcomeClass(l.outcome)} data-testid="audit-outcome">{l.outcome}</span>
               </td>
               <td>
-                <span className="chip">{l.kind}</span>
+                <span className="chip" data-testid="audit-kind">{l.kind}</span>
               </td>
               <td className="num col-optional nowrap">{l.ms !== undefined ? formatMs(l.ms) : '—'}</td>
             </tr>

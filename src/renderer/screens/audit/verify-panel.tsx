@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import type { AuditVerifyDto } from '../../../shared/api/audit-contract.js';
 import { ErrorMessage } from '../../components/error-message.js';
+import { plural } from '../../components/format.js';
 import { Icon } from '../../components/icons.js';
 import { useServices } from '../../app/services.js';
 
@@ -29,8 +30,6 @@ export function VerifyButton({ running, onClick }: { running: boolean; onClick()
     </button>
   );
 }
-
-const plural = (n: number, word: string): string => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 
 export function VerifyResult({ verify }: { verify: VerifyState }) {
   if (verify.state === 'failed') return <ErrorMessage testId="audit-verify-result">Could not check the chain: {verify.message}</ErrorMessage>;

@@ -33,7 +33,8 @@ function Detail({ name }: { name: string }) {
   const registries = useCatalog((s) => s.registries);
   const [version, setVersion] = useState<string>();
   const [detail, setDetail] = useState<CatalogDetail>();
-  const [error, setError] = useState<string>();
+  /** The last read's failure, and the version it asked for (undefined: the entry's latest). */
+  const [error, setError] = useState<{ version: string | undefined; message: string }>();
   const [optionId, setOptionId] = useState<string>();
 
   useEffect(() => {
@@ -41,7 +42,7 @@ function Detail({ name }: { name: string }) {
     setError(undefined);
     void bridge.call('catalog.detail', { name, ...(registry ? { registry } : {}), ...(version ? { version } : {}) }).then((r) => {
       if (!live) return;
-      if (!r.ok) return setError(r.message);
+      if (!r.ok) return setError({ version, message: r.message });
       setDetail(r.value);
       // Keep the way chosen when it still exists in this version; else the first one that can be installed.
       setOptionId((current) => (current && r.value.options.some((o) => o.id === current && !o.unsupported) ? current : firstInstallable(r.value.options)?.id));
@@ -51,7 +52,7 @@ function Detail({ name }: { name: string }) {
     };
   }, [bridge, name, registry, version]);
 
-  if (error && !detail) return <div className="detail"><ErrorMessage testId="catalog-detail-error">Could not read {name}: {error}</ErrorMessage></div>;
+  if (error && !detail) return <div className="detail"><ErrorMessage testId="catalog-detail-error">Could not read {name}: {error.message}</ErrorMessage></div>;
   if (!detail) return <div className="detail"><p className="muted"><span className="spinner" aria-hidden="true" /> Reading {name}…</p></div>;
   const r = detail.result;
   const ns = namespaceText(r.namespace);
@@ -67,7 +68,6 @@ function Detail({ name }: { name: string }) {
       </div>
       <p className="mono small muted catalog-name">{r.name}</p>
       <p data-testid="catalog-detail-description">{r.description}</p>
-      {error && <ErrorMessage>{error}</ErrorMessage>}
       <dl className="facts compact">
         <dt>Published by</dt>
         <dd>
@@ -90,7 +90,19 @@ function Detail({ name }: { name: string }) {
       </dl>
       {version !== undefined && version !== r.version ? (
         // The form of the version chosen, not the one shown before: nothing typed into a form about to be replaced.
-        <p className="muted"><span className="spinner" aria-hidden="true" /> Reading version {version}…</p>
+        // A failed read says so where the form would be, and offers the version still shown above.
+        error?.version === version ? (
+          <ErrorMessage testId="catalog-version-error">
+            <p>Could not read version {version}: {error.message}</p>
+            <p>
+              <button type="button" className="button button-small" onClick={() => setVersion(r.version)} data-testid="catalog-version-back">
+                Back to version {r.version}
+              </button>
+            </p>
+          </ErrorMessage>
+        ) : (
+          <p className="muted"><span className="spinner" aria-hidden="true" /> Reading version {version}…</p>
+        )
       ) : (
         <>
           <Options options={detail.options} chosen={optionId} onChoose={setOptionId} />

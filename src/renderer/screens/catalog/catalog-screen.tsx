@@ -23,7 +23,6 @@ export function CatalogScreen({ name }: { name: string | undefined }) {
   const query = useCatalog((s) => s.query);
   const searched = useCatalog((s) => s.searched);
   const error = useCatalog((s) => s.error);
-  const heading = useRef<HTMLHeadingElement>(null);
   const box = useRef<HTMLInputElement>(null);
   useEffect(() => (name ? undefined : box.current?.focus()), [name]);
 
@@ -43,7 +42,7 @@ export function CatalogScreen({ name }: { name: string | undefined }) {
     <section className="screen catalog-screen" aria-labelledby="catalog-title" data-testid="catalog">
       <p className="breadcrumb"><a href={href('servers')}>Servers</a> / Add from catalog</p>
       <header className="screen-header">
-        <h1 id="catalog-title" ref={heading} tabIndex={-1}>Add from catalog</h1>
+        <h1 id="catalog-title">Add from catalog</h1>
       </header>
       <div className="toolbar catalog-toolbar">
         <div className="search-field catalog-search">

@@ -11,6 +11,7 @@ import { ErrorMessage } from '../../components/error-message.js';
 import { loadServers } from '../../app/commands.js';
 import { navigate } from '../../app/router.js';
 import { useServices } from '../../app/services.js';
+import { useProfileList } from '../profiles/use-profiles.js';
 import { fieldKind, initialValues, kindText, valuesToSend, type FormValues } from './install-form-model.js';
 
 /** Values settle this long before the plan is asked for again. */
@@ -23,7 +24,8 @@ export function InstallForm({ name, registry, version, option }: { name: string;
   const [profile, setProfile] = useState('');
   /** The person's choice; undefined: the engine's default (sandboxed wherever this machine can). */
   const [sandbox, setSandbox] = useState<boolean>();
-  const [profiles, setProfiles] = useState<string[]>([]);
+  const { list: profileList, error: profilesError } = useProfileList();
+  const profiles = (profileList ?? []).filter((p) => !p.builtIn).map((p) => p.name);
   const [plan, setPlan] = useState<CatalogPlan>();
   const [planError, setPlanError] = useState<string>();
   const [installing, setInstalling] = useState(false);
@@ -31,12 +33,6 @@ export function InstallForm({ name, registry, version, option }: { name: string;
   const runtimeMissing = option.runtime?.available === false;
   const select = { name, registry, version, option: option.id, values: valuesToSend(values), ...(serverId ? { serverId } : {}), ...(sandbox !== undefined ? { sandbox } : {}) };
   const selectKey = JSON.stringify(select);
-
-  useEffect(() => {
-    void services.bridge.call('profiles.list', {}).then((r) => {
-      if (r.ok) setProfiles(r.value.filter((p) => !p.builtIn).map((p) => p.name));
-    });
-  }, [services]);
 
   // The plan follows the values; an answer to older values than the last asked is dropped.
   const seq = useRef(0);
@@ -75,7 +71,8 @@ export function InstallForm({ name, registry, version, option }: { name: string;
     navigate('servers', r.value.serverId);
   };
 
-  const blocked = !plan || plan.missing.length > 0 || plan.runtimeMissing !== undefined || installing;
+  // The last plan is of older values when the latest ask failed: no Install on it.
+  const blocked = !plan || planError !== undefined || plan.missing.length > 0 || plan.runtimeMissing !== undefined || installing;
   return (
     <form className="catalog-install" aria-label={`Install ${name}`} onKeyDown={onKeyDown} onSubmit={(e) => { e.preventDefault(); if (!blocked) void install(); }} noValidate data-testid="catalog-install" data-version={version}>
       <h3>Install</h3>
@@ -102,6 +99,7 @@ export function InstallForm({ name, registry, version, option }: { name: string;
                   <option key={p} value={p}>@{p}</option>
                 ))}
               </select>
+              {profilesError && <ErrorMessage testId="catalog-profiles-error">Could not read the profiles, so only the default one is offered: {profilesError}</ErrorMessage>}
             </div>
           </div>
           {plan?.sandbox && (

@@ -17,7 +17,8 @@ export function ChangedTools({ profile, changes, onApproved }: { profile: string
   );
 }
 
-function Change({ profile, change, onApproved }: { profile: string; change: ToolChange; onApproved(): void }) {
+/** One changed tool: its diff and Approve (also each held tool of a catalog install, on the server's page). */
+export function Change({ profile, change, onApproved }: { profile: string; change: ToolChange; onApproved(): void }) {
   const { bridge, stores } = useServices();
   const [error, setError] = useState<string>();
   const approve = async (): Promise<void> => {

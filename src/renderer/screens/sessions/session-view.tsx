@@ -6,7 +6,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { Exchange } from '../../../shared/api/inspector-contract.js';
 import { ErrorMessage } from '../../components/error-message.js';
-import { formatDateTime } from '../../components/format.js';
+import { formatDateTime, plural } from '../../components/format.js';
 import { Icon } from '../../components/icons.js';
 import { SplitPanes } from '../../components/split.js';
 import { exportSession, openSession } from '../../app/sessions-commands.js';
@@ -206,10 +206,6 @@ export function SessionView({ id }: { id: string }) {
       )}
     </section>
   );
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** For a `tools/call` row: the seq of the last answered `tools/list` before it (its tool's `_meta.ui` is there). */
