@@ -4,7 +4,7 @@
  * through the hub with its tools held for approval; refusals that write nothing; a failure after
  * the secrets were written that takes them back.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CatalogInstall, CatalogPlan } from '../../src/shared/api/catalog-contract.js';
@@ -36,15 +36,15 @@ describe('catalog installs', () => {
     // Nothing is fetched at start: only once the catalog is used.
     expect(registry.requests).toEqual([]);
     const values = { 'env:EVERYTHING_API_KEY': 'sk-everything-0123456789' };
+    const before = await files(hub);
     const plan = (await apiCall<CatalogPlan>(hub, 'catalog.plan', { name: EVERYTHING, values })).value!;
     expect(plan.preview).toContain('npx -y @modelcontextprotocol/server-everything@2026.8.31');
     // Sandboxed by default where the machine can (issue 25).
     expect(plan.sandbox).toEqual({ on: true, available: true, detail: 'bubblewrap (as the test says)' });
     expect(plan.entry).toMatchObject({ command: 'npx', sandbox: true });
     expect(JSON.stringify(plan)).not.toContain('sk-everything');
-    const [configBefore] = await files(hub);
     // A plan writes nothing.
-    expect((await files(hub))[0]).toBe(configBefore);
+    expect(await files(hub)).toEqual(before);
 
     // Installed unsandboxed, as a person who unticks the box would: it must run from this project's
     // node_modules (in its sandbox npx would fetch the package from npm; tests reach only loopback).
@@ -89,6 +89,8 @@ describe('catalog installs', () => {
 
   it('refuses without writing anything: a missing runtime, a missing value, an unknown profile, a taken id', async () => {
     const { hub } = await catalogHub({ path: await tempDir('patchbay-empty-path-') });
+    // A remote needs no runtime: it takes the id the last refusal asks for.
+    expect((await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather', values: { 'header:X-Api-Key': 'k' } })).ok).toBe(true);
     const before = await files(hub);
     const pypi = await apiCall(hub, 'catalog.install', { name: 'io.github.06ketan/medium-ops', values: { 'env:MEDIUM_SID': 'sid-1' } });
     expect(pypi).toMatchObject({ ok: false, code: 'runtime_missing' });
@@ -100,7 +102,13 @@ describe('catalog installs', () => {
     expect(detail.options[0]!.runtime).toMatchObject({ command: 'uvx', available: false });
     expect(await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather' })).toMatchObject({ ok: false, code: 'values_missing', message: 'Required values are missing: header:X-Api-Key' });
     expect(await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather', values: { 'header:X-Api-Key': 'k' }, profile: 'nope' })).toMatchObject({ ok: false, code: 'profile_not_found' });
+    expect(await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather', values: { 'header:X-Api-Key': 'k2' }, serverId: 'remote-weather' })).toMatchObject({
+      ok: false,
+      code: 'server_exists',
+      message: "There is already a server 'remote-weather' in the config: choose another id.",
+    });
     expect(await files(hub)).toEqual(before);
+    expect(await hub.engine.secrets.get('remote-weather.X-Api-Key')).toBe('k');
   });
 
   it('on a machine that cannot sandbox: the plan says why and installs unsandboxed; asking for a sandbox is refused, nothing written', async () => {
@@ -145,5 +153,40 @@ describe('catalog installs', () => {
     expect(answer).toMatchObject({ ok: false, code: 'config_file_invalid' });
     expect(await hub.engine.secrets.list()).toEqual(before);
     expect(await hub.engine.secrets.get('remote-weather.X-Api-Key')).toBe('the-old-value');
+  });
+
+  it('installs nothing when tool-pins.json cannot be written: the pending mark must be on disk first', async () => {
+    const { hub } = await catalogHub();
+    // A directory where the file goes: every write of it fails (as root too, unlike a chmod).
+    await rm(path.join(hub.dataDir, 'tool-pins.json'), { force: true });
+    await mkdir(path.join(hub.dataDir, 'tool-pins.json'));
+    const before = await files(hub);
+    const answer = await apiCall(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather', values: { 'header:X-Api-Key': 'wk-1' } });
+    expect(answer).toMatchObject({ ok: false, code: 'pins_write_failed' });
+    expect(answer.message).toMatch(/^could not record in tool-pins\.json that the tools of 'remote-weather' wait for approval, so nothing was installed: /);
+    expect(await files(hub)).toEqual(before);
+    expect(await hub.engine.secrets.get('remote-weather.X-Api-Key')).toBeUndefined();
+  });
+
+  it('never overwrites a stored secret of the same name: the value goes under the next free name', async () => {
+    const { hub } = await catalogHub();
+    // Another entry's secret that happens to have the name this install would pick.
+    await hub.engine.secrets.set('remote-weather.X-Api-Key', 'another-entrys-key');
+    const answer = await apiCall<CatalogInstall>(hub, 'catalog.install', { name: 'io.github.patchbay-test/remote-weather', values: { 'header:X-Api-Key': 'wk-new' } });
+    expect(answer.ok, answer.message).toBe(true);
+    expect(answer.value!.secrets).toEqual([{ name: 'remote-weather.X-Api-Key.2', key: 'header:X-Api-Key' }]);
+    expect(await hub.engine.secrets.get('remote-weather.X-Api-Key')).toBe('another-entrys-key');
+    expect(await hub.engine.secrets.get('remote-weather.X-Api-Key.2')).toBe('wk-new');
+    const config = JSON.parse((await files(hub))[0]) as { mcpServers: Record<string, { headers?: Record<string, string> }> };
+    expect(config.mcpServers['remote-weather']!.headers).toEqual({ 'X-Api-Key': '${secret:remote-weather.X-Api-Key.2}' });
+  });
+
+  it('says so when the registry no longer has a server its copy lists, instead of showing the copy as its versions', async () => {
+    const { hub, registry } = await catalogHub();
+    expect((await apiCall(hub, 'catalog.search', { query: 'everything' })).ok).toBe(true);
+    registry.setStatus(EVERYTHING, 'deleted');
+    const detail = await apiCall(hub, 'catalog.detail', { name: EVERYTHING });
+    expect(detail).toMatchObject({ ok: false, code: 'catalog_not_found' });
+    expect(detail.message).toContain(`the registry has no ${EVERYTHING}`);
   });
 });

@@ -77,5 +77,15 @@ describe('patchbay search, add, outdated, update', () => {
     expect(updated.err).toContain("updated 'everything' to 2026.8.31; its tools wait for approval again");
     expect((await config(hub)).mcpServers.everything).toMatchObject({ catalog: { version: '2026.8.31' }, env: { EVERYTHING_MODE: 'minimal' } });
     expect((await run(hub, ['outdated'])).out).toBe('Every server installed from a registry is up to date.\n');
+
+    // Already current: --yes applies nothing (a nightly `update --yes` must not send its tools back to waiting).
+    const pinsFile = path.join(hub.dataDir, 'tool-pins.json');
+    const pinsBefore = await readFile(pinsFile, 'utf8');
+    const configBefore = await readFile(path.join(hub.dataDir, 'config.json'), 'utf8');
+    const current = await run(hub, ['update', 'everything', '--yes']);
+    expect(current.code, current.err).toBe(0);
+    expect(current.err).toBe("patchbay: 'everything' is at 2026.8.31 already\n");
+    expect(await readFile(pinsFile, 'utf8')).toBe(pinsBefore);
+    expect(await readFile(path.join(hub.dataDir, 'config.json'), 'utf8')).toBe(configBefore);
   });
 });

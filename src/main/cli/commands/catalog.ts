@@ -14,9 +14,9 @@ import { DATA_DIR_OPTION } from '../locations.js';
 import { stringValue } from '../parse-args.js';
 import { readSecretValue } from '../read-secret.js';
 import { askLine, confirm, formatOutdated, formatSearch, type SearchAnswer } from './catalog-format.js';
+import { JSON_OPTION } from './clients.js';
 import { connectHub } from './sessions.js';
 
-const JSON_OPTION: CliOption = { name: 'json', type: 'boolean', description: 'Print JSON instead of text' };
 const YES_OPTION: CliOption = { name: 'yes', short: 'y', type: 'boolean', description: 'Do not ask for confirmation' };
 
 async function call<T>(ctx: CommandContext, name: string, input: unknown): Promise<T> {
@@ -135,7 +135,8 @@ async function updateRun(ctx: CommandContext): Promise<number> {
   await call(ctx, 'catalog.refresh', {});
   const shown = await call<CatalogUpdate>(ctx, 'catalog.update', { serverId, ...(version ? { version } : {}) });
   if (ctx.values.json !== true) io.stdout.write(shown.diff);
-  if (shown.from === shown.to && ctx.values.yes !== true) {
+  // Whatever --yes says: applying the same version again would only put its tools back to waiting for approval.
+  if (shown.from === shown.to) {
     io.stderr.write(`patchbay: '${serverId}' is at ${shown.to} already\n`);
     return EXIT_OK;
   }

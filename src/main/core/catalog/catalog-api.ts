@@ -4,21 +4,25 @@
  * secret store all or nothing (docs/catalog.md).
  *
  * An install checks everything first (the id is free, required values are there, the runtime is
- * on PATH, the profile exists), marks the server's tools pending, writes its secrets, then the
- * entry (and profile membership) in one config update. Anything failing after the secrets were
- * written puts the store back as it was. A form cancelled writes nothing: nothing is written
- * before `catalog.install`.
+ * on PATH, the profile exists), marks the server's tools pending (on disk, or nothing is
+ * installed), writes its secrets (never over another's: a name holding a different value gives
+ * `.2`, as an import does), then the entry (and profile membership) in one config update.
+ * Anything failing after the mark puts the mark, the pins and the store back as they were. A form
+ * cancelled writes nothing: nothing is written before `catalog.install`.
  */
-import type { catalogContract} from '../../../shared/api/catalog-contract.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { catalogContract } from '../../../shared/api/catalog-contract.js';
 import { type CatalogDetail, type CatalogOption, type CatalogPlan, type CatalogSelect } from '../../../shared/api/catalog-contract.js';
 import { secretsContract } from '../../../shared/api/secrets-contract.js';
 import { DEFAULT_PROFILE, serverConfigSchema, type ServerConfig } from '../../../shared/config-schema.js';
 import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
+import { renameSecretRef, storeSecretValue } from '../config/config-names.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
 import type { ToolPins } from '../profiles/tool-pins.js';
 import { addServer } from '../profiles/profile-edits.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { CatalogSource, RegistryEntry } from './catalog-source.js';
+import { RegistryError } from './registry-client.js';
 import { catalogResult } from './catalog-result.js';
 import { entryDiff, entryValues, optionOf, outdatedServers } from './catalog-update.js';
 import { documentOptions } from './install-inputs.js';
@@ -32,7 +36,7 @@ export interface CatalogApiDeps {
   source: CatalogSource;
   config: ConfigStore;
   secrets: SecretStore;
-  pins: Pick<ToolPins, 'markPending' | 'clearPending'>;
+  pins: Pick<ToolPins, 'markPending'>;
   runtime: RuntimeEnv;
   /** Whether this machine can sandbox stdio servers (sandbox/sandbox-support.ts): installs are sandboxed by default where it can. */
   sandbox: () => Promise<{ available: boolean; detail: string }>;
@@ -68,6 +72,18 @@ async function updateConfig(config: ConfigStore, mutate: Parameters<ConfigStore[
   } catch (err) {
     if (err instanceof ConfigError) throw new ApiError(err.code, err.message, err.problems.map(({ path, message }) => ({ path, message })));
     throw err;
+  }
+}
+
+/** The registry's list of versions, its failures worded: a 404 means the registry no longer has a server the copy still lists. */
+async function versionsOf(source: CatalogSource, entry: RegistryEntry): Promise<Awaited<ReturnType<CatalogSource['versions']>>> {
+  try {
+    return await source.versions(entry.document.name, entry.registry);
+  } catch (err) {
+    if (err instanceof RegistryError && err.status === 404) {
+      throw new ApiError('catalog_not_found', `${err.message} (the catalog's copy still lists it: it was removed since; refresh the catalog)`);
+    }
+    throw new ApiError('registry_failed', (err as Error).message);
   }
 }
 
@@ -131,25 +147,45 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
     ...(p.sandbox ? { sandbox: p.sandbox } : {}),
   });
 
-  /** Writes the secrets, remembering what each name held before, so a failure can put them back. */
-  async function writeSecrets(values: Record<string, string>): Promise<() => Promise<void>> {
-    const before: Array<[string, string | undefined]> = [];
-    const undo = async (): Promise<void> => {
-      for (const [name, old] of before.reverse()) {
-        if (old === undefined) await secrets.delete(name).catch(() => false);
-        else await secrets.set(name, old).catch(() => undefined);
-      }
-    };
+  /**
+   * Marks the server's tools pending: on disk, or nothing goes ahead. Returns what takes the mark
+   * back (and puts back the approvals it dropped) when the config write then fails.
+   */
+  async function markPending(serverId: string, done: 'installed' | 'updated'): Promise<() => Promise<void>> {
     try {
-      for (const [name, value] of Object.entries(values)) {
-        before.push([name, await secrets.get(name)]);
-        await secrets.set(name, value);
+      return await pins.markPending(serverId);
+    } catch (err) {
+      throw new ApiError('pins_write_failed', `could not record in tool-pins.json that the tools of '${serverId}' wait for approval, so nothing was ${done}: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Stores the plan's secrets, each under its name or, when that name holds another value (a
+   * secret of another entry), the next free one (`.2`…), as an import does; the plan's references
+   * follow. Returns the plan as written and what deletes the secrets it stored.
+   */
+  async function writeSecrets(p: Planned): Promise<{ planned: Planned; stored: string[]; undo: () => Promise<void> }> {
+    const stored: string[] = [];
+    const undo = async (): Promise<void> => {
+      for (const name of [...stored].reverse()) await secrets.delete(name).catch(() => false);
+    };
+    let entryText = JSON.stringify(p.entry);
+    let preview = p.preview;
+    const names: CatalogPlan['secrets'] = [];
+    try {
+      for (const secret of p.secrets) {
+        const value = p.secretValues[secret.name]!;
+        const { name, stored: wrote } = await storeSecretValue(secrets, secret.name, value);
+        if (wrote) stored.push(name);
+        entryText = renameSecretRef(entryText, secret.name, name);
+        preview = renameSecretRef(preview, secret.name, name);
+        names.push({ ...secret, name });
       }
     } catch (err) {
       await undo();
       throw new ApiError('secret_store_failed', `could not store the secrets, so nothing was installed: ${(err as Error).message}`);
     }
-    return undo;
+    return { planned: { ...p, entry: JSON.parse(entryText) as ServerConfig, preview, secrets: names }, stored, undo };
   }
 
   return {
@@ -162,7 +198,8 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
     },
     'catalog.detail': async ({ name, registry, version }): Promise<CatalogDetail> => {
       const entry = await entryOf(source, name, registry, version);
-      const versions = await source.versions(name, entry.registry).catch(() => [{ version: entry.document.version, isLatest: entry.official?.isLatest ?? true }]);
+      // Offline the store answers the copy's latest version itself; what reaches here is a real answer or failure.
+      const versions = await versionsOf(source, entry);
       return { result: catalogResult(entry, installedIds(name)), document: entry.document, versions, options: await optionsOf(entry) };
     },
     'catalog.plan': async (select) => shown(await plan(select)),
@@ -181,22 +218,24 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
       const checked = serverConfigSchema.safeParse(p.entry);
       if (!checked.success) throw new ApiError('entry_invalid', `the entry would be invalid: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       // Set before the entry exists: the first tools the server lists are held for approval.
-      await pins.markPending(p.serverId);
+      const restorePins = await markPending(p.serverId, 'installed');
       let undoSecrets: () => Promise<void> = async () => undefined;
+      let written: Planned = p;
+      let stored: string[] = [];
       try {
-        undoSecrets = await writeSecrets(p.secretValues);
+        ({ planned: written, stored, undo: undoSecrets } = await writeSecrets(p));
         await updateConfig(config, (draft) => {
           if (draft.mcpServers[p.serverId] !== undefined) throw new ApiError('server_exists', `There is already a server '${p.serverId}' in the config: choose another id.`);
-          draft.mcpServers[p.serverId] = p.entry;
+          draft.mcpServers[p.serverId] = written.entry;
           if (profile !== undefined) addServer(draft, profile, p.serverId);
         });
       } catch (err) {
         await undoSecrets();
-        await pins.clearPending(p.serverId);
+        await restorePins();
         throw err;
       }
-      if (p.secrets.length > 0) api.emit(secretsContract, 'secrets.changed', { names: p.secrets.map((s) => s.name) });
-      return { ...shown(p), ...(profile !== undefined ? { profile } : {}), pendingApproval: true as const };
+      if (stored.length > 0) api.emit(secretsContract, 'secrets.changed', { names: stored });
+      return { ...shown(written), ...(profile !== undefined ? { profile } : {}), pendingApproval: true as const };
     },
     'catalog.outdated': () => ({ servers: outdatedServers(config.get().mcpServers, source) }),
     'catalog.update': async ({ serverId, version, apply }) => {
@@ -225,10 +264,17 @@ export function catalogHandlers(deps: CatalogApiDeps): Handlers<typeof catalogCo
       next = { ...kept, ...next } as ServerConfig;
       const result = { serverId, from: from.version, to: target.document.version, diff: entryDiff(serverId, current, next), entry: next, applied: false };
       if (apply !== true) return result;
-      await pins.markPending(serverId);
-      await updateConfig(config, (draft) => {
-        draft.mcpServers[serverId] = next;
-      });
+      // Nothing to apply: rewriting the same entry would only drop its approved tools (a nightly `update --yes`).
+      if (result.from === result.to && isDeepStrictEqual(current, next)) return result;
+      const restorePins = await markPending(serverId, 'updated');
+      try {
+        await updateConfig(config, (draft) => {
+          draft.mcpServers[serverId] = next;
+        });
+      } catch (err) {
+        await restorePins();
+        throw err;
+      }
       return { ...result, applied: true };
     },
   };

@@ -12,6 +12,7 @@
 import type { CatalogPlan } from '../../../shared/api/catalog-contract.js';
 import { SERVER_ID_PATTERN, type ServerConfig } from '../../../shared/config-schema.js';
 import type { DocArgument, DocInput, DocPackage, DocTransport, ServerDocument } from './catalog-source.js';
+import { secretName as storeName, toServerId, uniqueId } from '../config/config-names.js';
 import { argumentKey, documentOptions, packageUnsupported, remoteUnsupported, runtimeCommand } from './install-inputs.js';
 
 export class PlanError extends Error {
@@ -42,16 +43,9 @@ export interface BuiltPlan extends CatalogPlan {
   secretValues: Record<string, string>;
 }
 
-/** A server id for a name: its last part (`io.github.user/weather` → `weather`), then `weather-2`… when taken. */
+/** A server id for a name: its last part, lower-cased (`io.github.user/weather` → `weather`), then `weather-2`… when taken (as an import names them). */
 export function deriveServerId(name: string, taken: ReadonlySet<string>): string {
-  const base =
-    (name.split('/').pop() ?? name)
-      .toLowerCase()
-      .replace(/[^a-z0-9_.-]+/g, '-')
-      .replace(/^[^a-z0-9]+/, '')
-      .slice(0, 60) || 'server';
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  return uniqueId(toServerId((name.split('/').pop() ?? name).toLowerCase()), taken);
 }
 
 /** The first option that can be installed. */
@@ -69,10 +63,13 @@ interface Fill {
   secretValues: Record<string, string>;
 }
 
-/** A secret store name for an input: `<serverId>.<NAME>` within the store's name rule (secrets-contract.ts). */
+/**
+ * A secret store name for an input: `<serverId>.<NAME>` as an import names them (config/config-names.ts),
+ * without an argument's leading dashes (`--token` → `token`), kept short enough for a `-2` when two
+ * inputs of one plan share a name.
+ */
 function secretName(fill: Fill, name: string): string {
-  const clean = name.replace(/^-+/, '').replace(/[^A-Za-z0-9_.-]+/g, '_') || 'value';
-  const base = `${fill.serverId}.${clean}`.slice(0, 120);
+  const base = storeName(fill.serverId, name.replace(/^-+/, '') || 'value').slice(0, 120);
   let candidate = base;
   for (let n = 2; fill.secrets.some((s) => s.name === candidate); n++) candidate = `${base}-${n}`;
   return candidate;

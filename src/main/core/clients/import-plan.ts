@@ -5,12 +5,16 @@
  */
 import { SERVER_ID_PATTERN, type ServerConfig } from '../../../shared/config-schema.js';
 import { validateConfigValue } from '../config/config-parse.js';
+import { renameSecretRef, storeSecretValue, toServerId, uniqueId } from '../config/config-names.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { ClientEntry } from './client-file.js';
 import { sameData } from './formats/format.js';
 import type { NeutralEntry } from './neutral-entry.js';
 import { recognise, type HubTarget } from './patchbay-entry.js';
 import { extractSecrets, type ExtractedSecret } from './secret-extract.js';
+
+// Shared with catalog installs (config/config-names.ts); re-exported for this folder's users.
+export { toServerId };
 
 export type ImportStatus = 'new' | 'same' | 'conflict' | 'unsupported' | 'patchbay' | 'invalid';
 
@@ -21,11 +25,6 @@ export interface ImportCandidate {
   config?: ServerConfig;
   secrets: ExtractedSecret[];
   reason?: string;
-}
-
-export function toServerId(name: string): string {
-  const id = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64).replace(/[-.]+$/, '');
-  return id === '' ? 'server' : id;
 }
 
 export function toServerConfig(entry: NeutralEntry): ServerConfig {
@@ -63,13 +62,6 @@ export function planClientImport(entries: readonly ClientEntry[], existing: Read
   });
 }
 
-/** Two client entries that sanitise to the same id get `-2`, `-3`… */
-function uniqueId(base: string, taken: ReadonlySet<string>): string {
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base.slice(0, 60)}-${n}`;
-  return id;
-}
-
 /**
  * Stores the candidates' secrets, picking another name when one is taken by a different value,
  * and returns their configs with the references renamed to match. Values never leave the store
@@ -82,18 +74,9 @@ export async function storeSecrets(candidates: readonly ImportCandidate[], store
     if (!candidate.config) continue;
     let text = JSON.stringify(candidate.config);
     for (const secret of candidate.secrets) {
-      let name = secret.name;
-      for (let n = 2; ; n++) {
-        const current = await store.get(name);
-        if (current === undefined) {
-          await store.set(name, secret.value);
-          stored.push(name);
-          break;
-        }
-        if (current === secret.value) break;
-        name = `${secret.name.slice(0, 120)}.${n}`;
-      }
-      if (name !== secret.name) text = text.split(`\${secret:${secret.name}}`).join(`\${secret:${name}}`);
+      const { name, stored: wrote } = await storeSecretValue(store, secret.name, secret.value);
+      if (wrote) stored.push(name);
+      if (name !== secret.name) text = renameSecretRef(text, secret.name, name);
     }
     configs.set(candidate.serverId, JSON.parse(text) as ServerConfig);
   }

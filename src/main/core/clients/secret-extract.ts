@@ -4,6 +4,7 @@
  * `${secret:NAME}` references behind. It errs on the side of moving: a value moved needlessly
  * still works through its reference; a key left behind would sit in plain text in config.json.
  */
+import { secretName } from '../config/config-names.js';
 import type { HttpEntry, NeutralEntry, StdioEntry } from './neutral-entry.js';
 
 export interface ExtractedSecret {
@@ -47,10 +48,6 @@ function urlPassword(value: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function secretName(serverId: string, field: string): string {
-  return `${serverId}.${field}`.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128);
 }
 
 const ref = (name: string): string => `\${secret:${name}}`;

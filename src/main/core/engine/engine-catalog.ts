@@ -13,7 +13,6 @@ import type { OutdatedServer } from '../clients/doctor.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Logger } from '../log/logger.js';
 import type { ToolPins } from '../profiles/tool-pins.js';
-import { sandboxSupport } from '../sandbox/sandbox-support.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { buildChildEnv, loginShellPath } from '../upstream/child-env.js';
 
@@ -22,7 +21,7 @@ export interface CatalogEngineOptions {
   source?: CatalogSource;
   /** The PATH runtimes (npx, uvx, docker…) are looked for on; default: the PATH servers start with. */
   path?: () => Promise<string>;
-  /** Whether servers can be sandboxed here (default: sandbox/sandbox-support.ts asks this machine); installs are sandboxed where they can be. */
+  /** Whether servers can be sandboxed here (default: the engine asks this machine once, sandbox/sandbox-support.ts); installs are sandboxed where they can be. */
   sandbox?: () => Promise<{ available: boolean; detail: string }>;
 }
 
@@ -34,22 +33,29 @@ export interface EngineCatalog {
   close(): Promise<void>;
 }
 
-export function startCatalog(deps: { dataDir: string; config: ConfigStore; secrets: SecretStore; pins: ToolPins; api: ApiRegistry; logger: Logger; options?: CatalogEngineOptions }): EngineCatalog {
+/** `options.sandbox` is required here: the engine passes the one answer it shares with the sandbox (engine.ts). */
+export function startCatalog(deps: {
+  dataDir: string;
+  config: ConfigStore;
+  secrets: SecretStore;
+  pins: ToolPins;
+  api: ApiRegistry;
+  logger: Logger;
+  options: CatalogEngineOptions & { sandbox: NonNullable<CatalogEngineOptions['sandbox']> };
+}): EngineCatalog {
   // Nothing is fetched here: the store reads its copies from disk on first use (catalog-store.ts).
   const make = (registries: ReadonlyArray<{ url: string; label?: string }>): CatalogSource => createCatalogStore({ dataDir: deps.dataDir, registries, logger: deps.logger, env: process.env });
-  const following = deps.options?.source === undefined ? followRegistries(deps.config, make) : undefined;
-  const source = deps.options?.source ?? following!.source;
+  const following = deps.options.source === undefined ? followRegistries(deps.config, make) : undefined;
+  const source = deps.options.source ?? following!.source;
   // The PATH servers start with (the login shell's in front), where a runtime must be for the entry to start.
   const path =
-    deps.options?.path ??
+    deps.options.path ??
     (async (): Promise<string> => buildChildEnv({ base: process.env, platform: process.platform, loginPath: await loginShellPath(), configured: undefined }).PATH ?? '');
-  // Asked once (it starts bwrap to see whether user namespaces work): each plan would ask again.
-  let support: ReturnType<typeof sandboxSupport> | undefined;
   const off = source.onChange((registries) => {
     deps.api.emit(catalogContract, 'catalog.changed', { registries });
   });
   return {
-    deps: { source, config: deps.config, secrets: deps.secrets, pins: deps.pins, runtime: { path }, sandbox: deps.options?.sandbox ?? (() => (support ??= sandboxSupport())) },
+    deps: { source, config: deps.config, secrets: deps.secrets, pins: deps.pins, runtime: { path }, sandbox: deps.options.sandbox },
     outdated: () => Promise.resolve(outdatedServers(deps.config.get().mcpServers, source)),
     close: async () => {
       off();

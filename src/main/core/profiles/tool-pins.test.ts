@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,9 +33,50 @@ describe('tool pins', () => {
     // The first approval ends the mark: another profile pins the server's tools as usual.
     expect(pins.isPending('alpha')).toBe(false);
     expect(pins.check('home', 'alpha', tool('Adds.'), toolDigest(tool('Adds.')))).toBe('new');
-    await pins.markPending('beta');
-    await pins.clearPending('beta');
+    const restore = await pins.markPending('beta');
+    await restore();
     expect(pins.isPending('beta')).toBe(false);
+  });
+
+  it('refuses to mark a server pending when the file cannot be written, changing nothing', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'pins-'));
+    // A directory where the file should be: every write fails (as root too, unlike a chmod).
+    const file = path.join(dir, 'tool-pins.json');
+    const pins = await ToolPins.open(file, logger);
+    expect(check(pins, tool('Adds.'))).toBe('new');
+    await mkdir(file);
+    await expect(pins.markPending('alpha')).rejects.toThrow(`could not write ${file}: `);
+    expect(pins.isPending('alpha')).toBe(false);
+    expect(pins.known('work', 'alpha', 'add')).toBe(true);
+    expect(check(pins, tool('Adds.'))).toBe('pinned');
+  });
+
+  it('puts the approved pins and the earlier mark back when asked (an update whose config write failed)', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'pins-'));
+    const file = path.join(dir, 'tool-pins.json');
+    const pins = await ToolPins.open(file, logger);
+    expect(check(pins, tool('Adds.'))).toBe('new');
+    expect(pins.check('home', 'alpha', tool('Adds.'), toolDigest(tool('Adds.')))).toBe('new');
+    const restore = await pins.markPending('alpha');
+    expect(pins.known('work', 'alpha', 'add')).toBe(false);
+    // A profile that had no record of it sees its tools meanwhile: recorded pending, then forgotten again.
+    expect(pins.check('third', 'alpha', tool('Adds.'), toolDigest(tool('Adds.')))).toBe('pending');
+    await restore();
+    expect(pins.isPending('alpha')).toBe(false);
+    expect(check(pins, tool('Adds.'))).toBe('pinned');
+    expect(pins.known('home', 'alpha', 'add')).toBe(true);
+    expect(pins.known('third', 'alpha', 'add')).toBe(false);
+    expect(pins.changes('third')).toEqual([]);
+    const onDisk = JSON.parse(await readFile(file, 'utf8')) as { pending?: Record<string, string>; profiles: Record<string, Record<string, unknown>> };
+    expect(onDisk.pending?.alpha).toBeUndefined();
+    expect(onDisk.profiles.work!.alpha).toMatchObject({ add: { digest: toolDigest(tool('Adds.')) } });
+    expect(onDisk.profiles.third?.alpha).toBeUndefined();
+
+    // An earlier mark (installed, not yet approved) stays after a failed update's restore.
+    await pins.markPending('beta');
+    const again = await pins.markPending('beta');
+    await again();
+    expect(pins.isPending('beta')).toBe(true);
   });
 
   it('pins a definition the first time, then tells it apart from a changed one until approved; kept on disk', async () => {

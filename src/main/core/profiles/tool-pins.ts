@@ -94,26 +94,49 @@ export class ToolPins {
 
   /**
    * Marks a server pending (an install or update from the catalog) and forgets its pins in every
-   * profile, so the tools it lists next are held until approved. Written before it returns: the
-   * mark must be on disk before the entry that starts the server is.
+   * profile, so the tools it lists next are held until approved. On disk before it returns, or it
+   * throws (and changes nothing): the mark must be on disk before the entry that starts the
+   * server is, else a restart would trust the new server's tools unapproved.
+   *
+   * Returns what puts things back as they were (the records forgotten, the earlier mark, or none),
+   * for an install or update whose config write then fails.
    */
-  async markPending(server: string): Promise<void> {
+  async markPending(server: string): Promise<() => Promise<void>> {
+    const previous = this.data.pending?.[server];
+    const removed = new Map<string, Record<string, PinRecord>>();
     (this.data.pending ??= {})[server] = this.now().toISOString();
     for (const [profile, servers] of Object.entries(this.data.profiles)) {
-      if (servers[server] === undefined) continue;
+      const records = servers[server];
+      if (records === undefined) continue;
+      removed.set(profile, records);
       delete servers[server];
-      this.emit(profile);
     }
-    this.scheduleSave();
-    await this.flush();
-  }
-
-  /** Takes a pending mark back (an install that failed after marking). */
-  async clearPending(server: string): Promise<void> {
-    if (this.data.pending?.[server] === undefined) return;
-    delete this.data.pending[server];
-    this.scheduleSave();
-    await this.flush();
+    const putBack = (): string[] => {
+      if (previous === undefined) delete this.data.pending?.[server];
+      else (this.data.pending ??= {})[server] = previous;
+      const touched: string[] = [];
+      for (const [profile, servers] of Object.entries(this.data.profiles)) {
+        const before = removed.get(profile);
+        // Records made meanwhile (pending ones, from a tools/list in between) go too.
+        if (before !== undefined) servers[server] = before;
+        else if (servers[server] !== undefined) delete servers[server];
+        else continue;
+        touched.push(profile);
+      }
+      return touched;
+    };
+    try {
+      await this.writeNow();
+    } catch (err) {
+      putBack();
+      throw new Error(`could not write ${this.file}: ${(err as Error).message}`);
+    }
+    for (const profile of removed.keys()) this.emit(profile);
+    return async () => {
+      for (const profile of putBack()) this.emit(profile);
+      this.scheduleSave();
+      await this.flush();
+    };
   }
 
   /** Records a definition a profile exposes and says how it compares with the pinned one. */
@@ -227,12 +250,31 @@ export class ToolPins {
     this.saveTimer.unref();
   }
 
+  /** Writes now, after any save under way, and rejects when the write fails (a save on the timer only logs). */
+  private async writeNow(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    const attempt = this.saving.then(() => this.writeFile());
+    this.saving = attempt.catch((err: unknown) => this.logWriteError(err));
+    await attempt;
+  }
+
   private async write(): Promise<void> {
     try {
-      await writeFileAtomic(this.file, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+      await this.writeFile();
     } catch (err) {
-      this.logger.error(`could not save tool pins to ${this.file}: ${(err as Error).message}`);
+      this.logWriteError(err);
     }
+  }
+
+  private writeFile(): Promise<void> {
+    return writeFileAtomic(this.file, JSON.stringify(this.data, null, 2) + '\n', { mode: 0o600 });
+  }
+
+  private logWriteError(err: unknown): void {
+    this.logger.error(`could not save tool pins to ${this.file}: ${(err as Error).message}`);
   }
 
   private async load(): Promise<void> {
