@@ -9,6 +9,8 @@
  * A finding names the rule and where (`arguments.token`), and for a stored secret its name: never
  * the value.
  */
+import { jsonSpellings } from '../protocol/json-spellings.js';
+
 /** What a finding was: a stored secret's value, or a credential shape (a secretlint rule). */
 export interface SecretFinding {
   /** `stored-secret`, or the secretlint rule (`aws`, `github`, `privatekey`, …). */
@@ -31,9 +33,8 @@ export interface KnownSecret {
 const MIN_KNOWN = 8;
 
 interface Needle {
+  /** The form as a parsed string holds it. */
   find: string;
-  /** How it reads inside a JSON string, when that differs (a `"`, `\\` or control character in it). */
-  escaped?: string;
   label: string;
   encoding: SecretFinding['encoding'];
 }
@@ -53,15 +54,23 @@ const TOKEN_PREFIXES = [
 ];
 const MARKERS = new RegExp(
   [
-    // Token prefixes, where a token can start (the rules' own `(?<!\p{L})`, loosened to ASCII letters and digits).
-    `(?<![A-Za-z0-9])(?:${TOKEN_PREFIXES.join('|')})`,
-    '-----BEGIN', 'x-oauth-basic', '_authtoken', 'hooks\\.slack\\.com', ':\\/\\/[^/\\s:@]{1,256}:[^@/\\s]{1,256}@',
+    // Token prefixes, where a token can start (the rules' own `(?<!\p{L})`, loosened to ASCII letters and digits),
+    // or right after a JSON escape (`\nghp_…` is a newline, then a token): matched with the escape,
+    // as a second lookbehind would double the scan's cost.
+    `(?:\\\\[bfnrt]|(?<![A-Za-z0-9]))(?:${TOKEN_PREFIXES.join('|')})`,
+    // The URL's slashes as JSON may write them (`:\/\/`).
+    '-----BEGIN', 'x-oauth-basic', '_authtoken', 'hooks\\.slack\\.com', ':\\\\?\\/\\\\?\\/[^/\\s:@]{1,256}:[^@/\\s]{1,256}@',
     'secret_?access_?key', 'account_?id', 'private_key',
   ].join('|'),
   'i',
 );
 
-type Lint = (text: string) => Promise<Array<{ ruleId: string; message: string; range: readonly [number, number] }>>;
+interface LintMessage {
+  ruleId: string;
+  message: string;
+  range: readonly [number, number];
+}
+type Lint = (text: string) => Promise<LintMessage[]>;
 
 let lint: Promise<Lint> | undefined;
 
@@ -80,34 +89,50 @@ function loadLint(): Promise<Lint> {
 
 export class SecretFinder {
   private needles: Needle[] = [];
+  /** What mayContain looks for besides the markers (none while no value is known): see `screenOf`. */
+  private screen: RegExp | undefined;
 
   /** The values to look for (the store's and the hub token), replaced whole. */
   setKnown(secrets: readonly KnownSecret[]): void {
     const needles: Needle[] = [];
     for (const { label, value } of secrets) {
       if (value.length < MIN_KNOWN) continue;
-      const escaped = JSON.stringify(value).slice(1, -1);
-      needles.push({ find: value, ...(escaped !== value ? { escaped } : {}), label, encoding: 'plain' });
+      needles.push({ find: value, label, encoding: 'plain' });
       const url = encodeURIComponent(value);
       if (url !== value) needles.push({ find: url, label, encoding: 'url' });
       for (const b64 of base64Forms(value)) needles.push({ find: b64, label, encoding: 'base64' });
     }
+    // Longest first (as the Redactor's): a secret that contains another is masked whole.
+    needles.sort((a, b) => b.find.length - a.find.length);
     this.needles = needles;
+    // The same spellings the Redactor looks for (a base64 form's `/` may be `\/` too).
+    this.screen = needles.length > 0 ? screenOf([...new Set(needles.flatMap((n) => jsonSpellings(n.find)))]) : undefined;
   }
 
   /**
    * False when `text` (a message's JSON, or a part of it) certainly holds no secret: no stored
-   * value in any of its forms (JSON-escaped too) and none of the rules' markers. Synchronous and
-   * cheap: the check every message pays; `find` runs only when this says maybe.
+   * value in any of its forms and JSON spellings, none of the rules' markers, also once its
+   * `\uXXXX` escapes are read. Synchronous and cheap: the check every message pays; `find` runs only when this says maybe.
    */
   mayContain(text: string): boolean {
-    for (const n of this.needles) if (text.includes(n.find) || (n.escaped !== undefined && text.includes(n.escaped))) return true;
-    return MARKERS.test(text);
+    if (this.screen?.test(text) === true || MARKERS.test(text)) return true;
+    // A `\uXXXX` escape can spell any of them: look again with the escapes read. Only then, and
+    // not "maybe" for every such text: encoders that escape all non-ASCII (Python's json.dumps)
+    // would send every message with an accent through secretlint.
+    if (!text.includes('\\u')) return false;
+    const read = text.replace(UNICODE_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return this.screen?.test(read) === true || MARKERS.test(read);
   }
 
   /** Every secret in the strings of `value` (object keys are not checked: names, not values). */
   async find(value: unknown, where: string, limit = Infinity): Promise<SecretFinding[]> {
+    return (await this.scan(value, where, limit)).findings;
+  }
+
+  /** The findings, and per string the shapes secretlint reported on it as it is (what `mask` cuts). */
+  private async scan(value: unknown, where: string, limit: number): Promise<{ findings: SecretFinding[]; shapes: Map<string, LintMessage[]> }> {
     const out: SecretFinding[] = [];
+    const shapes = new Map<string, LintMessage[]>();
     const strings: Array<{ path: string; text: string }> = [];
     // With a limit (under `warn`), only that many characters of the strings, in document order.
     let left = limit;
@@ -120,20 +145,22 @@ export class SecretFinder {
     // The shapes: one pass over the whole text; only when something is there is each string
     // checked on its own, to say where.
     const whole = strings.map((s) => s.text).join('\n');
-    if (whole.length === 0) return out;
+    if (whole.length === 0) return { findings: out, shapes };
     const check = await loadLint();
-    if ((await check(whole)).length === 0) return out;
+    if ((await check(whole)).length === 0) return { findings: out, shapes };
     for (const s of strings) {
-      for (const m of await check(s.text)) out.push({ rule: shortRule(m.ruleId), label: shapeLabel(m.message), where: s.path, encoding: 'plain' });
+      const found = await check(s.text);
+      if (found.length > 0) shapes.set(s.path, found);
+      for (const m of found) out.push({ rule: shortRule(m.ruleId), label: shapeLabel(m.message), where: s.path, encoding: 'plain' });
       const decoded = decodeUrl(s.text);
       if (decoded !== undefined) for (const m of await check(decoded)) out.push({ rule: shortRule(m.ruleId), label: shapeLabel(m.message), where: s.path, encoding: 'url' });
     }
-    return out;
+    return { findings: out, shapes };
   }
 
   /** `value` with every finding's text replaced by `[secret:<label>]` (a base64 or URL-encoded one: the whole string). */
   async mask(value: unknown, where: string): Promise<{ value: unknown; findings: SecretFinding[] }> {
-    const findings = await this.find(value, where);
+    const { findings, shapes } = await this.scan(value, where, Infinity);
     if (findings.length === 0) return { value, findings };
     const byPath = new Map<string, SecretFinding[]>();
     for (const f of findings) byPath.set(f.where, [...(byPath.get(f.where) ?? []), f]);
@@ -144,13 +171,25 @@ export class SecretFinder {
       if (here.some((f) => f.encoding !== 'plain')) return `[secret:${here[0]!.label}]`;
       let out = text;
       for (const n of this.needles) if (n.encoding === 'plain' && out.includes(n.find)) out = out.split(n.find).join(`[secret:${n.label}]`);
-      // Shapes: cut their ranges, last first so earlier offsets hold.
-      const ranges = (await check(out)).map((m) => ({ range: m.range, label: shortRule(m.ruleId) })).sort((a, b) => b.range[0] - a.range[0]);
+      // Shapes: cut their ranges, last first so earlier offsets hold. The scan's own results when
+      // no stored value was cut (offsets unchanged), else the masked text is linted again.
+      const ranges = (out === text ? (shapes.get(path) ?? []) : await check(out)).map((m) => ({ range: m.range, label: shortRule(m.ruleId) })).sort((a, b) => b.range[0] - a.range[0]);
       for (const r of ranges) out = `${out.slice(0, r.range[0])}[secret:${r.label}]${out.slice(r.range[1])}`;
       return out;
     });
     return { value: masked, findings };
   }
+}
+
+const UNICODE_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
+
+/**
+ * One RegExp for every spelling of every stored value: the text is scanned once — an
+ * `includes` per spelling scanned it ~10 times per stored value (with six stored values: 1.1 µs
+ * against 0.09 µs for a small call, 230 against 21 µs for 64 KiB of text).
+ */
+function screenOf(spellings: readonly string[]): RegExp {
+  return new RegExp(spellings.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
 }
 
 /**

@@ -98,29 +98,63 @@ async function judge(mode: SecretCheckMode, deps: GuardDeps, base: Omit<GuardRep
 }
 
 /**
- * `warn`'s checks, run after the messages went: one setImmediate for all that a turn of the event
- * loop queued (two per call — its request and its answer — would each cost a timer).
+ * `judge`, and what a check that failed (never expected) means: reported through `failed`; the
+ * message passes under `warn` and `mask`, and is refused under `block`.
  */
-let queued: Array<() => void> = [];
-function afterward(check: () => void): void {
-  queued.push(check);
-  if (queued.length > 1) return;
-  setImmediate(() => {
-    const batch = queued;
-    queued = [];
-    // Each check reports its own failure (`failed`); one cannot stop the others.
-    for (const run of batch) {
-      try {
-        run();
-      } catch {
-        // The screen itself threw (never expected): that message goes unchecked.
-      }
-    }
-  });
+async function screen(mode: SecretCheckMode, deps: GuardDeps, base: Omit<GuardReport, 'action' | 'findings'>, value: unknown, where: string): Promise<Checked<unknown>> {
+  try {
+    return await judge(mode, deps, base, value, where);
+  } catch (err) {
+    deps.failed(base.server, err as Error);
+    if (mode !== 'block') return { kind: 'pass' };
+    return { kind: 'block', error: `Patchbay could not check this ${base.direction === 'request' ? 'request' : 'answer'} for secrets, and server '${base.server}''s secret check is set to "block": ${(err as Error).message}` };
+  }
 }
 
-function warnMayContain(finder: SecretFinder, text: string): boolean {
-  return finder.mayContain(text.length > WARN_SCAN_CHARS ? text.slice(0, WARN_SCAN_CHARS) : text);
+/** What the client gets in place of a blocked request, or of an answer that was withheld. */
+function blockedAnswer(id: JsonRpcResponse['id'], error: string): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: { code: BLOCKED_CODE, message: error } };
+}
+
+/** The answer as the client gets it after a check that did not pass: withheld, or masked. */
+function judgedAnswer(message: JsonRpcResponse, verdict: Exclude<Checked<unknown>, { kind: 'pass' }>): JsonRpcResponse {
+  return verdict.kind === 'block' ? blockedAnswer(message.id, verdict.error) : ({ ...message, result: verdict.value } as JsonRpcResponse);
+}
+
+/** A message `warn` checks after it went: its text (`raw`, else `value`'s JSON) is read only then. */
+interface Later {
+  deps: GuardDeps;
+  server: string;
+  raw: string | undefined;
+  value: unknown;
+  /** Runs the check proper, when the screen says the text may hold a secret. */
+  check: () => void;
+}
+
+/**
+ * `warn`'s checks, run after the messages went: one setImmediate for all that a turn of the event
+ * loop queued (two per call — its request and its answer — would each cost a timer). Each screens
+ * the first WARN_SCAN_CHARS of its message's text.
+ */
+let queued: Later[] = [];
+function checkLater(later: Later): void {
+  queued.push(later);
+  if (queued.length === 1) setImmediate(runLater);
+}
+
+function runLater(): void {
+  const batch = queued;
+  queued = [];
+  for (const { deps, server, raw, value, check } of batch) {
+    // One that throws (never expected: the check proper reports its own failures) is reported
+    // as a failed check, and cannot stop the others.
+    try {
+      const text = raw ?? JSON.stringify(value) ?? '';
+      if (deps.finder.mayContain(text.length > WARN_SCAN_CHARS ? text.slice(0, WARN_SCAN_CHARS) : text)) check();
+    } catch (err) {
+      deps.failed(server, err as Error);
+    }
+  }
 }
 
 function notice(report: Pick<GuardReport, 'direction' | 'method' | 'action'>, findings: readonly SecretFinding[]): string {
@@ -196,7 +230,7 @@ class GuardedConnection implements UpstreamConnection {
       if (verdict.kind === 'pass') return this.inner.send(message, raw);
       if (verdict.kind === 'block') {
         this.pending.delete(id!);
-        const answer: JsonRpcResponse = { jsonrpc: '2.0', id: id!, error: { code: BLOCKED_CODE, message: verdict.error } };
+        const answer = blockedAnswer(id!, verdict.error);
         return this.deliver(answer, JSON.stringify(answer), false);
       }
       const params = { ...(message as JsonRpcRequest).params, [part.where]: verdict.value };
@@ -219,7 +253,7 @@ class GuardedConnection implements UpstreamConnection {
     this.in = this.after(this.in, async () => {
       const verdict = await this.check('result', asked.method, asked.target, result, 'result');
       if (verdict.kind === 'pass') return this.onmessage?.(message, raw, local);
-      const answer: JsonRpcResponse = verdict.kind === 'block' ? { jsonrpc: '2.0', id: id!, error: { code: BLOCKED_CODE, message: verdict.error } } : ({ ...message, result: verdict.value } as JsonRpcResponse);
+      const answer = judgedAnswer(message as JsonRpcResponse, verdict);
       this.onmessage?.(answer, JSON.stringify(answer), local);
     });
   }
@@ -240,25 +274,16 @@ class GuardedConnection implements UpstreamConnection {
     return next;
   }
 
-  private async check(direction: GuardReport['direction'], method: string, target: string | undefined, value: unknown, where: string): Promise<Checked<unknown>> {
-    const base = { server: this.server, direction, method, ...(target !== undefined ? { target } : {}) };
-    try {
-      return await judge(this.mode, this.reporting(), base, value, where);
-    } catch (err) {
-      this.deps.failed(this.server, err as Error);
-      return this.mode === 'block' ? { kind: 'block', error: `Patchbay could not check this ${direction === 'request' ? 'request' : 'answer'} for secrets, and server '${this.server}''s secret check is set to "block": ${(err as Error).message}` } : { kind: 'pass' };
-    }
+  private check(direction: GuardReport['direction'], method: string, target: string | undefined, value: unknown, where: string): Promise<Checked<unknown>> {
+    return screen(this.mode, this.reporting(), { server: this.server, direction, method, ...(target !== undefined ? { target } : {}) }, value, where);
   }
 
   private background(direction: GuardReport['direction'], method: string, target: string | undefined, value: unknown, where: string): void {
     void this.check(direction, method, target, value, where);
   }
 
-  /** Under `warn`: after the message went, its first WARN_SCAN_CHARS screened, and `check` run when they may hold a secret. */
   private later(raw: string | undefined, value: unknown, check: () => void): void {
-    afterward(() => {
-      if (warnMayContain(this.deps.finder, raw ?? JSON.stringify(value) ?? '')) check();
-    });
+    checkLater({ deps: this.deps, server: this.server, raw, value, check });
   }
 
   /** The deps, with each report also told to this session's observers (the inspector's timeline). */
@@ -288,6 +313,7 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
   if (!part) return inner.call(request, handlers);
   const base = { server, method: part.method, ...(part.target !== undefined ? { target: part.target } : {}), ...(request.client !== undefined ? { client: request.client } : {}) };
   const reporting: GuardDeps = { ...deps, report: (r) => { deps.report(r); handlers.event?.({ type: 'notice', text: notice(r, r.findings) }); } };
+  const check = (direction: GuardReport['direction'], value: unknown, where: string): Promise<Checked<unknown>> => screen(mode, reporting, { ...base, direction }, value, where);
   const checkedHandlers: ModernCallHandlers = {
     ...handlers,
     response: (message, raw, info) => {
@@ -295,42 +321,30 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
       if (result === undefined || info.local) return handlers.response(message, raw, info);
       if (mode === 'warn') {
         handlers.response(message, raw, info);
-        afterward(() => {
-          if (warnMayContain(deps.finder, raw)) void judge(mode, reporting, { ...base, direction: 'result' }, result, 'result').catch((err: Error) => deps.failed(server, err));
-        });
-        return;
+        return checkLater({ deps, server, raw, value: result, check: () => void check('result', result, 'result') });
       }
       if (!deps.finder.mayContain(raw)) return handlers.response(message, raw, info);
-      const verdict = judge(mode, reporting, { ...base, direction: 'result' }, result, 'result').catch((err: Error) => {
-        deps.failed(server, err);
-        return mode === 'block' ? ({ kind: 'block', error: `Patchbay could not check this answer for secrets: ${err.message}` } as const) : ({ kind: 'pass' } as const);
-      });
-      void verdict.then((v) => {
+      void check('result', result, 'result').then((v) => {
         if (v.kind === 'pass') return handlers.response(message, raw, info);
-        const answer: JsonRpcResponse = v.kind === 'block' ? { jsonrpc: '2.0', id: message.id, error: { code: BLOCKED_CODE, message: v.error } } : ({ ...message, result: v.value } as JsonRpcResponse);
+        const answer = judgedAnswer(message, v);
         handlers.response(answer, JSON.stringify(answer), info);
       });
     },
   };
   if (mode === 'warn') {
     const call = inner.call(request, checkedHandlers);
-    afterward(() => {
-      if (warnMayContain(deps.finder, request.raw ?? JSON.stringify(part.value) ?? '')) void judge(mode, reporting, { ...base, direction: 'request' }, part.value, part.where).catch((err: Error) => deps.failed(server, err));
-    });
+    checkLater({ deps, server, raw: request.raw, value: part.value, check: () => void check('request', part.value, part.where) });
     return call;
   }
   if (!deps.finder.mayContain(request.raw ?? JSON.stringify(part.value))) return inner.call(request, checkedHandlers);
-  const verdict = judge(mode, reporting, { ...base, direction: 'request' }, part.value, part.where).catch((err: Error) => {
-    deps.failed(server, err);
-    return mode === 'block' ? ({ kind: 'block', error: `Patchbay could not check this request for secrets: ${err.message}` } as const) : ({ kind: 'pass' } as const);
-  });
+  const verdict = check('request', part.value, part.where);
   // The call starts once its request is judged; a cancel before then ends it there.
   let call: ModernCall | undefined;
   let cancelled: string | undefined;
   void verdict.then((v) => {
     if (cancelled !== undefined) return;
     if (v.kind === 'block') {
-      const answer: JsonRpcResponse = { jsonrpc: '2.0', id: request.message.id, error: { code: BLOCKED_CODE, message: v.error } };
+      const answer = blockedAnswer(request.message.id, v.error);
       return handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
     }
     const out = v.kind === 'pass' ? request : { ...request, raw: undefined, message: { ...request.message, params: { ...request.message.params, [part.where]: v.value } } };

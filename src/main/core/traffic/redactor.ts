@@ -7,6 +7,7 @@
  * Values are matched as written and as they look inside a JSON string (escaped quotes,
  * backslashes, `\/`); a message that uses `\uXXXX` escapes is parsed and its strings checked too.
  */
+import { jsonSpellings } from '../protocol/json-spellings.js';
 import { decodeHeaderValue } from '../protocol/modern.js';
 
 export interface SecretValue {
@@ -162,11 +163,7 @@ export class Redactor {
         if (value.length < MIN_SECRET_LENGTH || seen.has(value)) continue;
         seen.add(value);
         const mask = `[secret:${label.replace(/[^A-Za-z0-9_.:-]/g, '_')}]`;
-        const variants = new Set([value]);
-        const escaped = JSON.stringify(value).slice(1, -1);
-        variants.add(escaped);
-        if (escaped.includes('/')) variants.add(escaped.split('/').join('\\/'));
-        for (const find of variants) needles.push({ find, mask });
+        for (const find of jsonSpellings(value)) needles.push({ find, mask });
       }
     }
     // Longest first, so a secret that contains another is masked whole.
