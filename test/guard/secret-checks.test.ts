@@ -129,5 +129,14 @@ describe('secret checks through the hub', () => {
     } finally {
       await modern.close();
     }
+
+    // The inspector says who answered a blocked request, in both eras: the hub, for its secret
+    // check (note `policy`) — not the server, and not an era bridge.
+    const blockedAnswers = async () => {
+      const r = await apiCall<{ events: Array<{ origin?: string; note?: string; message?: unknown }> }>(hub, 'inspector.events.list', { server: 'fx' });
+      return (r.value?.events ?? []).filter((e) => JSON.stringify(e.message ?? '').includes('Patchbay blocked this request'));
+    };
+    await waitFor(async () => (await blockedAnswers()).length >= 2, 'both blocked answers in the inspector');
+    for (const e of await blockedAnswers()) expect(e).toMatchObject({ origin: 'hub', note: 'policy' });
   }, 60_000);
 });

@@ -259,7 +259,7 @@ export const captureEventSchema = z.object({
   /**
    * timeout · upstream-closed · session-closed · replay-initialize · replay · `bridged` (what a
    * bridge sent the server or got from it, in the server's era) · `bridge-answer` (a bridge
-   * answered on the server's behalf) · …
+   * answered on the server's behalf) · `policy` (the server's secret check blocked the request) · …
    */
   note: z.string().optional(),
   /** On `bridged` events: the JSON-RPC id of the client's request this server-side message belongs to. */

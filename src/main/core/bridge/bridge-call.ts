@@ -102,7 +102,7 @@ export class BridgeCalls {
     const call = typeof state === 'string' ? this.byState.get(state) : undefined;
     if (!call || call.method !== message.method) {
       const answer = errorResponse(message.id, ErrorCode.InvalidParams, `Invalid params: requestState is not one patchbay issued for this ${message.method}, or it expired (retry the original request without inputResponses)`);
-      handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
+      handlers.response(answer, JSON.stringify(answer), { local: true, answered: 'bridge' });
       return none;
     }
     this.byState.delete(state as string);

@@ -99,12 +99,12 @@ export class LegacyBridge implements EraBridge {
     if (REMOVED.has(message.method)) {
       // Gone from the modern era (changelog 5, subscriptions): unknown methods there (404 on HTTP).
       const answer = errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: ${message.method} does not exist in protocol revision 2026-07-28`);
-      handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
+      handlers.response(answer, JSON.stringify(answer), { local: true, answered: 'bridge' });
       return none;
     }
     if (message.method === 'server/discover') {
       const answer: JsonRpcResponse = { jsonrpc: '2.0', id: message.id, result: discoverFromInitialize(bs.init) };
-      handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
+      handlers.response(answer, JSON.stringify(answer), { local: true, answered: 'bridge' });
       return none;
     }
     if (message.method === 'subscriptions/listen') return listenThroughBridge(bs, message, handlers);

@@ -17,7 +17,7 @@
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
-import type { UpstreamConnection } from '../upstream/upstream.js';
+import type { HubAnswer, UpstreamConnection } from '../upstream/upstream.js';
 import type { SecretFinder, SecretFinding } from './secret-finder.js';
 
 export type SecretCheckMode = 'off' | 'warn' | 'mask' | 'block';
@@ -231,14 +231,14 @@ class GuardedConnection implements UpstreamConnection {
       if (verdict.kind === 'block') {
         this.pending.delete(id!);
         const answer = blockedAnswer(id!, verdict.error);
-        return this.deliver(answer, JSON.stringify(answer), false);
+        return this.deliver(answer, JSON.stringify(answer), 'policy');
       }
       const params = { ...(message as JsonRpcRequest).params, [part.where]: verdict.value };
       this.inner.send({ ...(message as JsonRpcRequest), params } as JsonRpcMessage);
     });
   }
 
-  private fromServer(message: JsonRpcMessage, raw: string, local: boolean): void {
+  private fromServer(message: JsonRpcMessage, raw: string, local: boolean | HubAnswer): void {
     const id = (message as { id?: JsonRpcId }).id;
     const answered = id !== undefined && 'result' in message ? this.pending.get(id) : undefined;
     if (id !== undefined && ('result' in message || 'error' in message)) this.pending.delete(id);
@@ -259,7 +259,7 @@ class GuardedConnection implements UpstreamConnection {
   }
 
   /** Delivers now, or after what waits for a check (order kept). */
-  private deliver(message: JsonRpcMessage, raw: string, local: boolean): void {
+  private deliver(message: JsonRpcMessage, raw: string, local: boolean | HubAnswer): void {
     if (this.in === undefined) return this.onmessage?.(message, raw, local);
     this.in = this.after(this.in, async () => this.onmessage?.(message, raw, local));
   }
@@ -345,7 +345,7 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
     if (cancelled !== undefined) return;
     if (v.kind === 'block') {
       const answer = blockedAnswer(request.message.id, v.error);
-      return handlers.response(answer, JSON.stringify(answer), { local: true, bridgeAnswer: true });
+      return handlers.response(answer, JSON.stringify(answer), { local: true, answered: 'policy' });
     }
     const out = v.kind === 'pass' ? request : { ...request, raw: undefined, message: { ...request.message, params: { ...request.message.params, [part.where]: v.value } } };
     call = inner.call(out, checkedHandlers);

@@ -19,6 +19,7 @@ import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream 
 import { CallDeadline, stalledReader, timedOut } from './call-clock.js';
 import type { ModernWatch } from './modern-clients.js';
 import type { ModernReply } from './modern-reply.js';
+import { hubNoteOf } from './observer.js';
 import type { ParamHeaderIndex } from './param-headers.js';
 import type { ServerPort } from './server-port.js';
 import { statusForError } from './modern-reply.js';
@@ -112,8 +113,8 @@ export class ModernCallRun {
           if (this.over) return;
           this.finish();
           if (info.local) {
-            if (!info.bridgeAnswer) client.failed((m as JsonRpcResponse).error?.message ?? `server '${this.server.id}' did not answer`);
-            watch?.toClient?.(m, json, info.bridgeAnswer ? 'bridge-answer' : 'upstream-closed');
+            if (info.answered === undefined) client.failed((m as JsonRpcResponse).error?.message ?? `server '${this.server.id}' did not answer`);
+            watch?.toClient?.(m, json, info.answered !== undefined ? hubNoteOf(info.answered) : 'upstream-closed');
           } else {
             client.answered();
             if (!bridged) watch?.fromServer?.(m, json);

@@ -11,7 +11,7 @@
  */
 import type { JsonRpcId, JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { WireListener } from '../protocol/sse-writer.js';
-import type { UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
+import type { HubAnswer, UpstreamClosed, UpstreamEvent } from '../upstream/upstream.js';
 import type { TraceContext } from './tracing.js';
 
 /**
@@ -19,10 +19,16 @@ import type { TraceContext } from './tracing.js';
  * `session-closed` (errors answered on the server's behalf), `replay-initialize` (re-initializing
  * a restarted upstream), `replay` (the inspector's replay of a captured request), `bridge-answer`
  * (a bridge between eras answered the client itself: `server/discover`, a removed method, a
- * refused `requestState`), `aggregate` (a profile asked a member on its own account: its lists, a
+ * refused `requestState`), `policy` (the server's secret check blocked the request: the hub's
+ * answer says so), `aggregate` (a profile asked a member on its own account: its lists, a
  * fan-out, a discover; profiles/member-watch.ts).
  */
-export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay' | 'bridge-answer' | 'aggregate';
+export type HubNote = 'timeout' | 'upstream-closed' | 'session-closed' | 'replay-initialize' | 'replay' | 'bridge-answer' | 'policy' | 'aggregate';
+
+/** The note of an answer the hub gave on purpose (upstream.ts HubAnswer). */
+export function hubNoteOf(answer: HubAnswer): HubNote {
+  return answer === 'bridge' ? 'bridge-answer' : 'policy';
+}
 
 /**
  * The HTTP request a client message came in, as observers may read it. A node:http

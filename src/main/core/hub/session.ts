@@ -16,7 +16,7 @@ import { errorResponse, isRequest, type JsonRpcId, type JsonRpcMessage, type Jso
 import { withTimeout } from '../protocol/timeout.js';
 import { formatDuration } from './call-clock.js';
 import { HubWaiters } from './hub-waiters.js';
-import type { ClientRequestInfo, SessionWatch } from './observer.js';
+import { hubNoteOf, type ClientRequestInfo, type HubNote, type SessionWatch } from './observer.js';
 import { SessionRequests } from './session-requests.js';
 import { SessionStreams } from './session-streams.js';
 import { SessionUpstream } from './session-upstream.js';
@@ -91,7 +91,7 @@ export class Session {
     });
     this.upstream = new SessionUpstream(serverId, host, this.watch, this.waiters, {
       connect: () => host.connect(this),
-      receive: (m, raw, local) => (local ? this.localReply(m, raw) : this.fromUpstream(m, raw)),
+      receive: (m, raw, local) => (local === false ? this.fromUpstream(m, raw) : this.localReply(m, raw, local === true ? 'upstream-closed' : hubNoteOf(local))),
       heldBack: () => this.streams.paused,
       lost: (message, data) => this.requests.failAll(message, data, 'upstream-closed'),
       failed: (failure) => void this.close('failed', failure),
@@ -273,9 +273,9 @@ export class Session {
    * answer is, the very same text to the client, but captured as the hub's (on the client leg
    * only), as failAll does when a stdio upstream dies.
    */
-  private localReply(message: JsonRpcMessage, raw: string): void {
+  private localReply(message: JsonRpcMessage, raw: string, note: HubNote): void {
     this.lastActivity = Date.now();
     if ('method' in message || this.waiters.settle(message, true)) return; // always a response
-    this.requests.answered(message, raw, 'upstream-closed');
+    this.requests.answered(message, raw, note);
   }
 }

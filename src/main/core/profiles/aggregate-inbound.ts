@@ -7,6 +7,7 @@
  * member's cancellation names the id the client knows; progress moves the member's deadline.
  */
 import { isRequest, type JsonRpcId, type JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { HubAnswer } from '../upstream/upstream.js';
 import type { ForwardedRequests } from './forwarded-requests.js';
 import type { MemberLink } from './member-link.js';
 import { OWN_NOTE } from './member-watch.js';
@@ -17,12 +18,12 @@ export interface InboundTarget {
   readonly forwarded: ForwardedRequests;
   readonly serverRequests: ServerRequests;
   /** To the client's session; `raw` is the JSON text, the message is parsed from it when not given. */
-  deliver(raw: string, local: boolean, message?: JsonRpcMessage): void;
+  deliver(raw: string, local: boolean | HubAnswer, message?: JsonRpcMessage): void;
   /** A member says its list of these kinds changed. */
   memberChanged(link: MemberLink, kinds: ListKind[]): void;
 }
 
-export function fromMember(target: InboundTarget, link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean): void {
+export function fromMember(target: InboundTarget, link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean | HubAnswer): void {
   if (!('method' in message)) {
     // The answer to a forwarded client request: ids are the client's own.
     if (target.forwarded.answered(message.id)) target.deliver(raw, local, message);

@@ -14,7 +14,7 @@
 import { ErrorCode } from '../../../shared/protocol.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { withTimeout } from '../protocol/timeout.js';
-import type { UpstreamConnection } from '../upstream/upstream.js';
+import type { HubAnswer, UpstreamConnection } from '../upstream/upstream.js';
 import { fromMember, type InboundTarget } from './aggregate-inbound.js';
 import type { LegacyAggregateHost } from './aggregate-host.js';
 import { mergedInitialize } from './aggregate-initialize.js';
@@ -331,7 +331,7 @@ export class AggregateUpstream implements UpstreamConnection {
    * Text the aggregate wrote itself (JSON.stringify never writes a line break) is not scanned:
    * on a 500-tool list that scan would copy a quarter of a megabyte per answer.
    */
-  private deliver(raw: string, local: boolean, message?: JsonRpcMessage, ownText = false): void {
+  private deliver(raw: string, local: boolean | HubAnswer, message?: JsonRpcMessage, ownText = false): void {
     if (this.isClosed) return;
     const json = ownText || !raw.includes('\n') ? raw : JSON.stringify(message ?? JSON.parse(raw));
     this.onmessage?.(message ?? (JSON.parse(json) as JsonRpcMessage), json, local);

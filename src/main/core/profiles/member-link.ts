@@ -14,7 +14,7 @@ import type { Logger } from '../log/logger.js';
 import { isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { incomingTrace, withTrace, type RequestTracer } from '../hub/tracing.js';
 import { withTimeout } from '../protocol/timeout.js';
-import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from '../upstream/upstream.js';
+import type { HubAnswer, UpstreamClosed, UpstreamConnection, UpstreamEvent } from '../upstream/upstream.js';
 import { unansweredWithin } from './member-deadlines.js';
 import { memberRefused, notConfigured, notConnected } from './member-errors.js';
 import { MemberBackoff } from './member-retries.js';
@@ -23,7 +23,7 @@ import { observe, OWN_NOTE, type MemberObserved } from './member-watch.js';
 
 export interface MemberLinkOwner {
   /** A message from the server that is not the answer to the aggregate's own request. */
-  message(link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean): void;
+  message(link: MemberLink, message: JsonRpcMessage, raw: string, local: boolean | HubAnswer): void;
   /** The connection ended by itself (a child exited); requests in flight are lost. */
   lost(link: MemberLink, info: UpstreamClosed): void;
   /** The member (re)connected and initialized. */
@@ -120,7 +120,7 @@ export class MemberLink implements MemberSource {
         observed.answer();
         watch!.fromServer?.(m, raw);
       }
-      if (this.waiters.settle(m, local)) return;
+      if (this.waiters.settle(m, local !== false)) return;
       this.owner.message(this, m, raw, local);
     };
     conn.onclose = (info) => this.connectionLost(conn, info);

@@ -346,7 +346,7 @@ export class ModernMember implements MemberSource {
         if (!live()) return handlers.response(m, raw, info);
         if (!info.local) observed.answer();
         // The hub's failure answer is not the member's message: its health says it.
-        if (info.local && !info.bridgeAnswer) observed.closed({ message: naming(this.server, m.error?.message ?? 'did not answer') });
+        if (info.local && info.answered === undefined) observed.closed({ message: naming(this.server, m.error?.message ?? 'did not answer') });
         else watch.fromServer?.(m, raw);
         handlers.response(m, raw, info);
       },

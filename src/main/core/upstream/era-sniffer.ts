@@ -12,7 +12,7 @@
 import { isModernVersion } from '../../../shared/protocol.js';
 import { isRequest, type JsonRpcMessage, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { isModernError, supportedVersionsOf } from '../protocol/modern.js';
-import type { UpstreamConnection } from './upstream.js';
+import type { HubAnswer, UpstreamConnection } from './upstream.js';
 
 export type SnifferVerdict = { era: 'legacy' } | { era: 'modern'; versions: string[] };
 
@@ -81,7 +81,7 @@ export class EraSniffer implements UpstreamConnection {
     conn.onevent = (e) => this.onevent?.(e);
   }
 
-  private fromUpstream(conn: UpstreamConnection, message: JsonRpcMessage, raw: string, local: boolean): void {
+  private fromUpstream(conn: UpstreamConnection, message: JsonRpcMessage, raw: string, local: boolean | HubAnswer): void {
     if (conn !== this.current) return;
     if (!this.decided && !local && !('method' in message) && message.id === this.initializeId) {
       this.decided = true;

@@ -95,7 +95,7 @@ export class ModernStdioChannel implements ModernUpstream {
     this.starting ??= this.open()
       .then((child) => {
         this.child = child;
-        child.onmessage = (m, raw, local) => this.fromChild(m, raw, local);
+        child.onmessage = (m, raw, local) => this.fromChild(m, raw, local !== false);
         child.onclose = (info) => this.childClosed(child, info);
         child.onevent = (e) => this.childEvent(e);
         return child;

@@ -6,7 +6,7 @@
  * server (bridge/legacy-bridge.ts), and a profile's aggregate (profiles/modern-aggregate.ts).
  */
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
-import type { UpstreamEvent } from './upstream.js';
+import type { HubAnswer, UpstreamEvent } from './upstream.js';
 
 export interface ModernCallRequest {
   /** The client's request, its id included. */
@@ -28,10 +28,11 @@ export interface ModernCallHandlers {
   /**
    * The final answer (the call is over). `local`: the hub wrote it — the server will not answer
    * (its child died, it could not be reached or refused the credentials: a failure the server's
-   * status shows), or, with `bridgeAnswer`, a bridge between eras answered itself (a
-   * `server/discover` from the legacy session's initialize, a method the era removed, a refused
-   * `requestState`: nothing failed). `status`: the HTTP status a remote answered an error with
-   * (400, 404 …), to pass on.
+   * status shows), or, with `answered`, the hub answered on purpose and nothing failed: a bridge
+   * between eras itself (`bridge`: a `server/discover` from the legacy session's initialize, a
+   * method the era removed, a refused `requestState`), or the server's secret check (`policy`: a
+   * request it blocked). `status`: the HTTP status a remote answered an error with (400, 404 …),
+   * to pass on.
    */
   response(message: JsonRpcResponse, raw: string, info: ModernAnswerInfo): void;
   /** A `subscriptions/listen` stream the server ended without a response. */
@@ -54,7 +55,7 @@ export interface ModernCallHandlers {
 export interface ModernAnswerInfo {
   local: boolean;
   status?: number;
-  bridgeAnswer?: boolean;
+  answered?: HubAnswer;
 }
 
 export interface ModernCall {

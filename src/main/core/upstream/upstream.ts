@@ -52,15 +52,20 @@ export type UpstreamEvent =
   | { type: 'reinitialize'; step: 'opened' }
   | { type: 'bridged'; of: JsonRpcId; toServer: boolean; message: JsonRpcMessage; raw?: string | undefined; headers?: Readonly<Record<string, string>> | undefined };
 
+/** Who answered a request in the server's place on purpose (nothing failed): a bridge between eras, or a secret check. */
+export type HubAnswer = 'bridge' | 'policy';
+
 export interface UpstreamConnection {
   /** `raw` is the message's JSON text on one line when the caller already has it. */
   send(message: JsonRpcMessage, raw?: string): void;
   /**
    * A message for the session. `raw` is the JSON text to forward as is. `local` marks an answer
-   * the connection wrote itself for a request the server will not answer (a remote's response
-   * stream closed unanswered, the server unreachable): nothing crossed the wire.
+   * the connection wrote itself for a request the server will not answer: `true` when something
+   * failed (a remote's response stream closed unanswered, the server unreachable), or what
+   * answered on purpose (`policy`: the server's secret check blocked the request). Nothing
+   * crossed the wire either way.
    */
-  onmessage: ((message: JsonRpcMessage, raw: string, local: boolean) => void) | undefined;
+  onmessage: ((message: JsonRpcMessage, raw: string, local: boolean | HubAnswer) => void) | undefined;
   /**
    * Fired once, when the connection ends by itself (not through close()): a stdio child exited,
    * or the child a shared connection belongs to did. Remote connections never end by themselves:
