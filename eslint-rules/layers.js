@@ -36,7 +36,7 @@ export const CORE_LAYERS = {
   playground: ['protocol', 'log', 'api', 'hub'],
   profiles: ['lib', 'protocol', 'log', 'fs', 'home', 'config', 'api', 'upstream', 'hub'],
   telemetry: ['lib', 'protocol', 'log', 'secrets', 'config', 'hub', 'traffic'],
-  audit: ['log', 'fs', 'api', 'traffic'],
+  audit: ['log', 'fs', 'api', 'upstream', 'traffic'],
   // Secret checks on a server's traffic: a wrapper of its upstream connections (docs/secret-checks.md).
   guard: ['protocol', 'upstream'],
   // The MCP Registry catalog (docs/catalog.md): registry copies, search, installs. It writes

@@ -40,9 +40,30 @@ async function timelineNotices(hub: TestHub, server: string): Promise<string[]> 
   return (r.value?.events ?? []).filter((e) => e.kind === 'lifecycle' && e.text?.startsWith('secret check')).map((e) => e.text!);
 }
 
-async function auditPolicy(hub: TestHub): Promise<Array<{ server: string; target?: string; outcome: string }>> {
+interface AuditRow {
+  kind: string;
+  client: string;
+  server: string;
+  method?: string;
+  target?: string;
+  outcome: string;
+}
+
+async function auditLines(hub: TestHub): Promise<AuditRow[]> {
   const text = await readFile(path.join(dataPaths(hub.dataDir).auditDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; server: string; target?: string; outcome: string }).filter((l) => l.kind === 'policy');
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditRow);
+}
+
+async function auditPolicy(hub: TestHub): Promise<AuditRow[]> {
+  return (await auditLines(hub)).filter((l) => l.kind === 'policy');
+}
+
+/** The clients the audit trail names for the calls of `target`, and for the policy lines about them. */
+async function auditClients(hub: TestHub, target: string): Promise<{ calls: string[]; policy: string[] } | undefined> {
+  const lines = (await auditLines(hub)).filter((l) => l.target === target);
+  const calls = lines.filter((l) => l.kind === 'call').map((l) => l.client);
+  const policy = lines.filter((l) => l.kind === 'policy').map((l) => l.client);
+  return calls.length > 0 && policy.length > 0 ? { calls, policy } : undefined;
 }
 
 describe('the secret finder', () => {
@@ -86,6 +107,10 @@ describe('secret checks through the hub', () => {
     ]);
     // Never the value: not in the audit file, not in what the timeline shows.
     expect(JSON.stringify(policy) + notices.join()).not.toContain(SECRET);
+    // A finding names its client as the call's own line does, so the two read together.
+    const named = await waitFor(() => auditClients(hub, 'echo'), 'the call line and its policy lines');
+    expect(named.policy).toEqual([named.calls[0], named.calls[0]]);
+    expect(named.calls[0]).toMatch(/^hub-token:/);
     // Ordinary calls are not flagged: after them, one more call with the secret, and once its two
     // lines are there, nothing else was added (checks run in the order the messages went).
     await client.tool('echo', { text: 'hello, nothing secret here: /tmp/a.txt' });
@@ -138,5 +163,11 @@ describe('secret checks through the hub', () => {
     };
     await waitFor(async () => (await blockedAnswers()).length >= 2, 'both blocked answers in the inspector');
     for (const e of await blockedAnswers()) expect(e).toMatchObject({ origin: 'hub', note: 'policy' });
+    // The audit trail names the client of each finding as its calls are named, in both eras.
+    const named = await waitFor(async () => {
+      const c = await auditClients(hub, 'echo');
+      return c !== undefined && new Set(c.calls).size >= 2 ? c : undefined;
+    }, 'both clients\' lines in the audit trail');
+    expect(new Set(named.policy)).toEqual(new Set(named.calls));
   }, 60_000);
 });

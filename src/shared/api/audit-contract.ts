@@ -14,7 +14,7 @@ export const auditLineSchema = z.object({
   t: z.string(),
   /** `call` (a client's request), `approve` (a changed tool approved), `policy` (a blocked secret, a denied host). */
   kind: z.string(),
-  /** Who: `token:<label>`, `relay`, `relay/token:<label>`, `ui`, `api`, `hub-token:<client name>`. */
+  /** Who: `token:<label>`, `relay`, `relay/token:<label>`, `ui`, `api`, `hub-token:<client name>` (a call, and a secret check's policy line about it); `sandbox` (a sandboxed server's request its host list refused). */
   client: z.string(),
   /** The client as it names itself, when `client` does not say it. */
   name: z.string().optional(),

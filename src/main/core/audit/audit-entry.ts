@@ -7,6 +7,7 @@
  * by who made it, where, what and how it ended. Never its arguments or its result.
  */
 import type { ObservedExchange } from '../traffic/observed-exchange.js';
+import type { ClientIdentity } from '../upstream/upstream.js';
 import type { AuditEvent } from './audit-log.js';
 
 export function auditEventOf(x: ObservedExchange): AuditEvent | undefined {
@@ -35,8 +36,13 @@ export function auditEventOf(x: ObservedExchange): AuditEvent | undefined {
  */
 function clientOf(x: ObservedExchange): string {
   const { principal, via, clientTransport } = x.session;
-  if (via === 'relay') return principal !== undefined ? `relay/token:${principal}` : 'relay';
-  if (principal !== undefined) return `token:${principal}`;
-  if (clientTransport === 'playground') return 'ui';
-  return `hub-token:${x.client?.name ?? 'unknown client'}`;
+  return auditClientName({ transport: clientTransport, ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}), ...(x.client?.name !== undefined ? { name: x.client.name } : {}) });
+}
+
+/** The audit trail's name for a client (see clientOf): call lines and policy lines name it alike. */
+export function auditClientName(who: ClientIdentity): string {
+  if (who.via === 'relay') return who.principal !== undefined ? `relay/token:${who.principal}` : 'relay';
+  if (who.principal !== undefined) return `token:${who.principal}`;
+  if (who.transport === 'playground') return 'ui';
+  return `hub-token:${who.name ?? 'unknown client'}`;
 }

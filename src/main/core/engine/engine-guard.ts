@@ -7,6 +7,7 @@
 import type { ServerConfig } from '../../../shared/config-schema.js';
 import { secretsContract } from '../../../shared/api/secrets-contract.js';
 import type { ApiRegistry } from '../api/api-registry.js';
+import { auditClientName } from '../audit/audit-entry.js';
 import type { RunningAudit } from '../audit/start-audit.js';
 import { SecretFinder } from '../guard/secret-finder.js';
 import { guardConnection, guardModern, type GuardDeps, type GuardReport, type SecretCheckMode } from '../guard/secret-guard.js';
@@ -31,17 +32,20 @@ export function secretChecks(o: { redactor: Redactor; audit: RunningAudit; api: 
     },
     report: (r: GuardReport) => {
       const at = new Date().toISOString();
+      // Named as the call lines name the same client, so a finding and its call read together.
+      const client = r.who !== undefined ? auditClientName(r.who) : 'unknown';
       o.logger.warn(`server '${r.server}': ${r.method} ${r.direction} ${r.action}: ${r.findings.map((f) => `${f.rule === 'stored-secret' ? `secret ${f.label}` : f.label} at ${f.where}`).join('; ')}`);
-      o.api.emit(secretsContract, 'secrets.found', { ...r, at });
+      const { who: _who, ...found } = r;
+      o.api.emit(secretsContract, 'secrets.found', { ...found, client, at });
       for (const f of r.findings) {
-        o.audit.record({ t: at, kind: 'policy', client: r.client !== undefined ? `token:${r.client}` : 'unknown', server: r.server, method: r.method, ...(r.target !== undefined ? { target: r.target } : {}), outcome: `secret ${r.action}: ${f.rule === 'stored-secret' ? `stored secret ${f.label}` : f.rule} at ${f.where}` });
+        o.audit.record({ t: at, kind: 'policy', client, server: r.server, method: r.method, ...(r.target !== undefined ? { target: r.target } : {}), outcome: `secret ${r.action}: ${f.rule === 'stored-secret' ? `stored secret ${f.label}` : f.rule} at ${f.where}` });
       }
     },
     failed: (server, err) => o.logger.warn(`server '${server}': a secret check failed: ${err.message}`),
   };
   const mode = (server: ServerConfig): SecretCheckMode => server.secretCheck ?? 'warn';
   return {
-    connection: (connection, serverId, server) => guardConnection(connection, serverId, mode(server), deps),
+    connection: (connection, serverId, server, who) => guardConnection(connection, serverId, mode(server), deps, who),
     modern: (upstream, serverId, server) => guardModern(upstream, serverId, mode(server), deps),
   };
 }

@@ -17,7 +17,7 @@
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from '../upstream/modern-upstream.js';
-import type { HubAnswer, UpstreamConnection } from '../upstream/upstream.js';
+import type { ClientIdentity, HubAnswer, UpstreamConnection } from '../upstream/upstream.js';
 import type { SecretFinder, SecretFinding } from './secret-finder.js';
 
 export type SecretCheckMode = 'off' | 'warn' | 'mask' | 'block';
@@ -28,8 +28,8 @@ export interface GuardReport {
   method: string;
   /** The tool, prompt or resource the request names. */
   target?: string;
-  /** The client token's client id (2026-07-28 requests carry it), when known. */
-  client?: string;
+  /** Who the client is (the engine names it as the audit trail does), when known. */
+  who?: ClientIdentity;
   action: 'warned' | 'masked' | 'blocked';
   findings: SecretFinding[];
 }
@@ -163,8 +163,8 @@ function notice(report: Pick<GuardReport, 'direction' | 'method' | 'action'>, fi
 }
 
 /** A 2025 connection (a session's), checked. */
-export function guardConnection(inner: UpstreamConnection, server: string, mode: SecretCheckMode, deps: GuardDeps): UpstreamConnection {
-  return mode === 'off' ? inner : new GuardedConnection(inner, server, mode, deps);
+export function guardConnection(inner: UpstreamConnection, server: string, mode: SecretCheckMode, deps: GuardDeps, who?: () => ClientIdentity): UpstreamConnection {
+  return mode === 'off' ? inner : new GuardedConnection(inner, server, mode, deps, who);
 }
 
 class GuardedConnection implements UpstreamConnection {
@@ -183,6 +183,8 @@ class GuardedConnection implements UpstreamConnection {
     private readonly server: string,
     private readonly mode: SecretCheckMode,
     private readonly deps: GuardDeps,
+    /** The session's client, asked only when a check reports. */
+    private readonly who: (() => ClientIdentity) | undefined,
   ) {
     inner.onmessage = (message, raw, local) => this.fromServer(message, raw, local);
     inner.onclose = (info) => this.onclose?.(info);
@@ -291,7 +293,7 @@ class GuardedConnection implements UpstreamConnection {
     return {
       ...this.deps,
       report: (r) => {
-        this.deps.report(r);
+        this.deps.report(this.who !== undefined ? { ...r, who: this.who() } : r);
         this.listener?.({ type: 'notice', text: notice(r, r.findings) });
       },
     };
@@ -311,7 +313,7 @@ export function guardModern(inner: ModernUpstream, server: string, mode: SecretC
 function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode, deps: GuardDeps, request: ModernCallRequest, handlers: ModernCallHandlers): ModernCall {
   const part = requestPart(request.message);
   if (!part) return inner.call(request, handlers);
-  const base = { server, method: part.method, ...(part.target !== undefined ? { target: part.target } : {}), ...(request.client !== undefined ? { client: request.client } : {}) };
+  const base = { server, method: part.method, ...(part.target !== undefined ? { target: part.target } : {}), ...(request.who !== undefined ? { who: request.who } : {}) };
   const reporting: GuardDeps = { ...deps, report: (r) => { deps.report(r); handlers.event?.({ type: 'notice', text: notice(r, r.findings) }); } };
   const check = (direction: GuardReport['direction'], value: unknown, where: string): Promise<Checked<unknown>> => screen(mode, reporting, { ...base, direction }, value, where);
   const checkedHandlers: ModernCallHandlers = {

@@ -300,7 +300,12 @@ export class Hub {
           ...(via !== undefined ? { via } : {}),
           ...(session.id !== '' ? { mcpSessionId: session.id } : {}),
         }),
-      connect: (session) => server.connect(this.reach(server, session, client)),
+      connect: (session) =>
+        server.connect({
+          ...this.reach(server, session, client),
+          // Read when a check reports (the client's name comes with its initialize).
+          who: () => ({ transport: clientTransport, ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}), ...(session.clientName !== undefined ? { name: session.clientName } : {}) }),
+        }),
       // A profile's aggregate makes the CLIENT spans itself, one per member reached.
       ...(this.options.tracer ? { tracing: { tracer: this.options.tracer, clientSpan: server.transportLabel !== 'profile' } } : {}),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,

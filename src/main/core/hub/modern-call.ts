@@ -153,7 +153,7 @@ export class ModernCallRun {
    */
   private traced(request: JsonRpcRequest, http: IncomingMessage, bridged: boolean): ModernCallRequest {
     const tracer = this.ctx.tracer;
-    const plain: ModernCallRequest = { message: request, raw: this.raw, headers: this.headers, ...(this.tokenClient !== undefined ? { client: this.tokenClient } : {}) };
+    const plain: ModernCallRequest = { message: request, raw: this.raw, headers: this.headers, who: this.client.who, ...(this.tokenClient !== undefined ? { client: this.tokenClient } : {}) };
     if (tracer === undefined) return plain;
     const trace = tracer.begin(incomingTrace(request, http.headers), { clientSpan: !bridged && this.server.transportLabel !== 'profile' });
     if (trace === undefined) return plain;

@@ -9,11 +9,12 @@ import { META } from '../../../shared/protocol.js';
 import { metaOf } from '../protocol/modern.js';
 import type { SessionObserver, SessionWatch } from './observer.js';
 import type { ServerPort } from './server-port.js';
-import type { UpstreamEvent } from '../upstream/upstream.js';
+import type { ClientIdentity, UpstreamEvent } from '../upstream/upstream.js';
 
 interface Group {
   readonly key: object;
   readonly watch: SessionWatch | undefined;
+  readonly who: ClientIdentity;
   inFlight: number;
   lastActivity: number;
   /** The server answered since the group opened, or since it last failed (for the server's status). */
@@ -22,6 +23,8 @@ interface Group {
 
 export interface ModernWatch {
   readonly watch: SessionWatch | undefined;
+  /** Who this client is (its token, how it came, the name it gives). */
+  readonly who: ClientIdentity;
   /** A call of this client began / ended (keeps the group open while any is in flight). */
   begin(): void;
   end(): void;
@@ -53,13 +56,16 @@ export class ModernClients {
     if (!group) {
       const key = {};
       const watch = this.observer?.sessionOpened({ key, serverId: server.id, clientTransport: 'streamable-http', upstreamTransport: server.transportLabel, debug: false, era: 'modern', ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}) });
-      group = { key, watch, inFlight: 0, lastActivity: Date.now(), answered: false };
+      // Made once per group: the group's id is these very facts.
+      const who: ClientIdentity = { transport: 'streamable-http', ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}), ...(typeof info?.name === 'string' ? { name: info.name } : {}) };
+      group = { key, watch, who, inFlight: 0, lastActivity: Date.now(), answered: false };
       this.groups.set(id, group);
     }
     const g = group;
     g.lastActivity = Date.now();
     return {
       watch: g.watch,
+      who: g.who,
       begin: () => {
         g.inFlight++;
       },

@@ -7,7 +7,7 @@ import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import type { SessionWatch } from './observer.js';
 import type { RequestTracer } from './tracing.js';
 import type { Session } from './session.js';
-import type { UpstreamConnection } from '../upstream/upstream.js';
+import type { ClientIdentity, UpstreamConnection } from '../upstream/upstream.js';
 
 export interface ServerPort {
   readonly id: string;
@@ -37,6 +37,8 @@ export interface ServerPort {
 export interface HubReach {
   /** The client id of the client token the session was opened with (`cursor`), if one was. */
   readonly client?: string;
+  /** Who the session's client is, asked when needed (its name comes with its initialize). */
+  readonly who?: () => ClientIdentity;
   /** A port's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
   modernFor(port: ServerPort): Promise<ModernUpstream>;
   /**

@@ -99,6 +99,12 @@ export class Session {
     this.requests = new SessionRequests(serverId, host, this.streams, this.watch, this.upstream);
   }
 
+  /** The name the client gives itself in its initialize (clientInfo), once it sent one. */
+  get clientName(): string | undefined {
+    const name = (this.upstream.initializeRequest?.params as { clientInfo?: { name?: unknown } } | undefined)?.clientInfo?.name;
+    return typeof name === 'string' ? name : undefined;
+  }
+
   /** Headers every response of this session carries (P14, P21). */
   responseHeaders(): Record<string, string> {
     const h: Record<string, string> = {};

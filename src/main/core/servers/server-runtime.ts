@@ -6,7 +6,7 @@
  */
 import { isStdioServer, type RemoteServerConfig, type ServerConfig, type StdioServerConfig } from '../../../shared/config-schema.js';
 import { PATCHBAY_VERSION } from '../home/version.js';
-import type { ServerPort } from '../hub/server-port.js';
+import type { HubReach, ServerPort } from '../hub/server-port.js';
 import type { Logger } from '../log/logger.js';
 import { EraSniffer } from '../upstream/era-sniffer.js';
 import { ModernBridgeUpstream } from '../bridge/modern-bridge-upstream.js';
@@ -16,7 +16,7 @@ import type { ModernUpstream } from '../upstream/modern-upstream.js';
 import { createRemoteUpstream, transportOf, type RemoteConnectDeps } from '../upstream/remote-connect.js';
 import { SharedUpstream } from '../upstream/shared-upstream.js';
 import { StdioUpstream, type StdioSpawnSpec, type StdioUpstreamOptions } from '../upstream/stdio-upstream.js';
-import type { UpstreamConnection } from '../upstream/upstream.js';
+import type { ClientIdentity, UpstreamConnection } from '../upstream/upstream.js';
 import { WarmPool } from '../upstream/warm-pool.js';
 import { configuredFacts, probeEra, type EraFacts } from './server-era.js';
 
@@ -43,7 +43,8 @@ export interface ServerRuntimeDeps {
    * checks', guard/secret-guard.ts); each may return what it was given (a server with checks off).
    */
   guard?: {
-    connection(connection: UpstreamConnection, serverId: string, server: ServerConfig): UpstreamConnection;
+    /** `who`: the session's client, for what a check reports. */
+    connection(connection: UpstreamConnection, serverId: string, server: ServerConfig, who?: () => ClientIdentity): UpstreamConnection;
     modern(upstream: ModernUpstream, serverId: string, server: ServerConfig): ModernUpstream;
   };
 }
@@ -185,9 +186,9 @@ export class ServerRuntime implements ServerPort {
    * since a silent legacy server would hold every first session up for a probe's timeout, and
    * what a `server/discover` says tells nothing of the legacy side (PROTOCOL Q11).
    */
-  async connect(): Promise<UpstreamConnection> {
+  async connect(hub?: HubReach): Promise<UpstreamConnection> {
     const connection = await this.openConnection();
-    return this.deps.guard ? this.deps.guard.connection(connection, this.id, this.config) : connection;
+    return this.deps.guard ? this.deps.guard.connection(connection, this.id, this.config, hub?.who) : connection;
   }
 
   private async openConnection(): Promise<UpstreamConnection> {

@@ -6,7 +6,7 @@
  * server (bridge/legacy-bridge.ts), and a profile's aggregate (profiles/modern-aggregate.ts).
  */
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/json-rpc.js';
-import type { HubAnswer, UpstreamEvent } from './upstream.js';
+import type { ClientIdentity, HubAnswer, UpstreamEvent } from './upstream.js';
 
 export interface ModernCallRequest {
   /** The client's request, its id included. */
@@ -20,6 +20,8 @@ export interface ModernCallRequest {
   headers: Readonly<Record<string, string>>;
   /** The client id of the client token the request came with (`cursor`), if any: a profile's on-demand tools may differ per client. */
   client?: string;
+  /** Who the client is, for what observes the call on the server's side (a secret check's audit line). */
+  who?: ClientIdentity;
 }
 
 export interface ModernCallHandlers {

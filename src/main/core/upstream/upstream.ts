@@ -52,6 +52,18 @@ export type UpstreamEvent =
   | { type: 'reinitialize'; step: 'opened' }
   | { type: 'bridged'; of: JsonRpcId; toServer: boolean; message: JsonRpcMessage; raw?: string | undefined; headers?: Readonly<Record<string, string>> | undefined };
 
+/**
+ * Who a session's (or a 2026-07-28 call's) client is, as the audit trail names one (audit-entry.ts
+ * `auditClientName`): the client token's label, `relay` when `patchbay relay` opened it, how it
+ * came (`streamable-http`, `sse`, `playground`…), and the name it gives itself (clientInfo).
+ */
+export interface ClientIdentity {
+  readonly principal?: string;
+  readonly via?: 'relay';
+  readonly transport: string;
+  readonly name?: string;
+}
+
 /** Who answered a request in the server's place on purpose (nothing failed): a bridge between eras, or a secret check. */
 export type HubAnswer = 'bridge' | 'policy';
 
