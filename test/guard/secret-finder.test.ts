@@ -40,6 +40,8 @@ describe('the secret finder', () => {
       `{"text":"\\u0067hp_${GITHUB_TOKEN.slice(4)}"}`,
       JSON.stringify({ text: `line one\n${GITHUB_TOKEN}` }),
       JSON.stringify({ text: `tab\t${GITHUB_TOKEN}` }),
+      // Right after a digit: the rules' own boundary is "not after a letter".
+      JSON.stringify({ text: `ref 1${GITHUB_TOKEN}` }),
       slashEscaped({ url: 'postgres://admin:hunter2pass@db.internal/app' }),
       // A value with a regular expression's special characters is looked for as it is.
       JSON.stringify({ text: `x${REGEXPY}y` }),

@@ -10,7 +10,7 @@ import type { ApiRegistry } from '../api/api-registry.js';
 import { auditClientName } from '../audit/audit-entry.js';
 import type { RunningAudit } from '../audit/start-audit.js';
 import { SecretFinder } from '../guard/secret-finder.js';
-import { guardConnection, guardModern, type GuardDeps, type GuardReport, type SecretCheckMode } from '../guard/secret-guard.js';
+import { guardConnection, guardModern, notice, type GuardDeps, type GuardReport, type SecretCheckMode } from '../guard/secret-guard.js';
 import type { Logger } from '../log/logger.js';
 import type { Redactor } from '../traffic/redactor.js';
 import type { ServerRuntimeDeps } from '../servers/server-runtime.js';
@@ -34,7 +34,7 @@ export function secretChecks(o: { redactor: Redactor; audit: RunningAudit; api: 
       const at = new Date().toISOString();
       // Named as the call lines name the same client, so a finding and its call read together.
       const client = r.who !== undefined ? auditClientName(r.who) : 'unknown';
-      o.logger.warn(`server '${r.server}': ${r.method} ${r.direction} ${r.action}: ${r.findings.map((f) => `${f.rule === 'stored-secret' ? `secret ${f.label}` : f.label} at ${f.where}`).join('; ')}`);
+      o.logger.warn(`server '${r.server}': ${notice(r, r.findings)} (client ${client})`);
       const { who: _who, ...found } = r;
       o.api.emit(secretsContract, 'secrets.found', { ...found, client, at });
       for (const f of r.findings) {

@@ -54,10 +54,12 @@ const TOKEN_PREFIXES = [
 ];
 const MARKERS = new RegExp(
   [
-    // Token prefixes, where a token can start (the rules' own `(?<!\p{L})`, loosened to ASCII letters and digits),
+    // Token prefixes, where a token can start: not after a letter (the rules' own `(?<!\p{L})`,
+    // loosened to ASCII letters, so it says "maybe" wherever a rule could match; a digit before a
+    // token does not stop the rules, so it must not stop this),
     // or right after a JSON escape (`\nghp_…` is a newline, then a token): matched with the escape,
     // as a second lookbehind would double the scan's cost.
-    `(?:\\\\[bfnrt]|(?<![A-Za-z0-9]))(?:${TOKEN_PREFIXES.join('|')})`,
+    `(?:\\\\[bfnrt]|(?<![A-Za-z]))(?:${TOKEN_PREFIXES.join('|')})`,
     // The URL's slashes as JSON may write them (`:\/\/`).
     '-----BEGIN', 'x-oauth-basic', '_authtoken', 'hooks\\.slack\\.com', ':\\\\?\\/\\\\?\\/[^/\\s:@]{1,256}:[^@/\\s]{1,256}@',
     'secret_?access_?key', 'account_?id', 'private_key',

@@ -157,7 +157,8 @@ function runLater(): void {
   }
 }
 
-function notice(report: Pick<GuardReport, 'direction' | 'method' | 'action'>, findings: readonly SecretFinding[]): string {
+/** A report in words, names and places only (never a value): the session's timeline and the log say it so. */
+export function notice(report: Pick<GuardReport, 'direction' | 'method' | 'action'>, findings: readonly SecretFinding[]): string {
   const list = findings.map((f) => `${f.rule === 'stored-secret' ? `secret ${f.label}` : f.label} at ${f.where}${f.encoding === 'plain' ? '' : ` (${f.encoding})`}`).join('; ');
   return `secret check: ${report.method} ${report.direction === 'request' ? 'request' : 'answer'} ${report.action} — ${list}`;
 }
