@@ -78,3 +78,10 @@ export function stringValue(
   if (value.trim() === '') throw new UsageError(`--${name} must not be empty`, commandPath);
   return value;
 }
+
+/** A `multiple` option's values, in order; none when it is not given. */
+export function multipleValue(values: OptionValues, name: string): string[] {
+  // parseArgs gives a `multiple` option an array, which OptionValues does not spell out.
+  const value = values[name] as string | string[] | boolean | undefined;
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+}

@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import type { CatalogOutdated, CatalogRegistry, CatalogResult } from '../../../shared/api/catalog-contract.js';
 import type { CliIo } from '../command.js';
+import { table } from '../text-table.js';
 
 export interface SearchAnswer {
   results: CatalogResult[];
@@ -9,22 +10,16 @@ export interface SearchAnswer {
   registries: CatalogRegistry[];
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
-}
-
 /** How a result runs: its package types, and `remote` when it has one. */
-export function runsWith(r: CatalogResult): string {
+function runsWith(r: CatalogResult): string {
   return [...r.packageTypes, ...(r.remote ? ['remote'] : [])].join(',') || '-';
 }
 
 export function formatSearch(answer: SearchAnswer): string {
   if (answer.results.length === 0) return 'No servers found.\n';
   const label = new Map(answer.registries.map((r) => [r.url, r.label]));
-  const rows = [['NAME', 'VERSION', 'TRUST', 'RUNS WITH', 'REGISTRY']];
-  for (const r of answer.results) rows.push([r.name, r.version, `${r.namespace.kind}:${r.namespace.owner}`, runsWith(r), label.get(r.registry) ?? r.registry]);
-  const lines = table(rows).split('\n');
+  const rows = answer.results.map((r) => [r.name, r.version, `${r.namespace.kind}:${r.namespace.owner}`, runsWith(r), label.get(r.registry) ?? r.registry]);
+  const lines = table(['NAME', 'VERSION', 'TRUST', 'RUNS WITH', 'REGISTRY'], rows).split('\n');
   // Each result's description under its row, indented.
   const out = [lines[0]!];
   answer.results.forEach((r, i) => {
@@ -38,7 +33,7 @@ export function formatSearch(answer: SearchAnswer): string {
 
 export function formatOutdated(answer: CatalogOutdated): string {
   if (answer.servers.length === 0) return 'Every server installed from a registry is up to date.\n';
-  return table([['SERVER', 'INSTALLED', 'LATEST', 'NAME'], ...answer.servers.map((s) => [s.serverId, s.installed, s.latest, s.name])]);
+  return table(['SERVER', 'INSTALLED', 'LATEST', 'NAME'], answer.servers.map((s) => [s.serverId, s.installed, s.latest, s.name]));
 }
 
 /** One line typed at the terminal (echoed: not for secrets). */

@@ -11,26 +11,16 @@ import { readFile } from 'node:fs/promises';
 import type { CatalogDetail, CatalogInput, CatalogInstall, CatalogOutdated, CatalogPlan, CatalogUpdate } from '../../../shared/api/catalog-contract.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliCommand, type CliOption, type CommandContext } from '../command.js';
 import { DATA_DIR_OPTION } from '../locations.js';
-import { stringValue } from '../parse-args.js';
+import { multipleValue, stringValue } from '../parse-args.js';
 import { readSecretValue } from '../read-secret.js';
 import { askLine, confirm, formatOutdated, formatSearch, type SearchAnswer } from './catalog-format.js';
 import { JSON_OPTION } from './clients.js';
-import { connectHub } from './sessions.js';
+import { callHub } from './sessions.js';
 
 const YES_OPTION: CliOption = { name: 'yes', short: 'y', type: 'boolean', description: 'Do not ask for confirmation' };
 
-async function call<T>(ctx: CommandContext, name: string, input: unknown): Promise<T> {
-  return (await connectHub(ctx)).call<T>(name, input);
-}
-
-function list(ctx: CommandContext, name: string): string[] {
-  // A `multiple` option's value is an array (parseArgs), which OptionValues does not spell out.
-  const value = ctx.values[name] as string | string[] | boolean | undefined;
-  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-}
-
 /** `name@version` → both (a registry name has no `@`; a version never has a `/`). */
-export function splitNameVersion(spec: string): { name: string; version?: string } {
+function splitNameVersion(spec: string): { name: string; version?: string } {
   const at = spec.lastIndexOf('@');
   if (at > spec.lastIndexOf('/') && at > 0) return { name: spec.slice(0, at), version: spec.slice(at + 1) };
   return { name: spec };
@@ -76,33 +66,33 @@ async function addRun(ctx: CommandContext): Promise<number> {
   const profile = stringValue(ctx.values, 'profile', ctx.commandPath);
   const interactive = io.stdin.isTTY === true;
   // The catalog is used: the hub refreshes its copy (at most hourly) before the name is looked up.
-  await call(ctx, 'catalog.refresh', {});
-  const detail = await call<CatalogDetail>(ctx, 'catalog.detail', { name, ...(version ? { version } : {}) });
+  await callHub(ctx, 'catalog.refresh', {});
+  const detail = await callHub<CatalogDetail>(ctx, 'catalog.detail', { name, ...(version ? { version } : {}) });
   const optionId = stringValue(ctx.values, 'option', ctx.commandPath) ?? detail.options.find((o) => !o.unsupported)?.id;
   const option = detail.options.find((o) => o.id === optionId);
   if (!option) throw new UsageError(`${name} has no option '${optionId ?? ''}' (its options: ${detail.options.map((o) => o.id).join(', ') || 'none'})`, ctx.commandPath);
   if (option.unsupported) throw new Error(`${option.label}: ${option.unsupported}`);
   const values: Record<string, string> = {};
-  for (const set of list(ctx, 'set')) {
+  for (const set of multipleValue(ctx.values, 'set')) {
     const eq = set.indexOf('=');
     if (eq <= 0) throw new UsageError('--set takes KEY=VALUE', ctx.commandPath);
     const input = inputFor(option.inputs, set.slice(0, eq), ctx);
     if (input.secret) throw new UsageError(`${input.key} is a secret: give it with --secret ${input.name}=@FILE or --secret ${input.name}=- (never on the command line)`, ctx.commandPath);
     values[input.key] = set.slice(eq + 1);
   }
-  for (const spec of list(ctx, 'secret')) {
+  for (const spec of multipleValue(ctx.values, 'secret')) {
     const [given, value] = await readSecretArg(ctx, spec);
     values[inputFor(option.inputs, given, ctx).key] = value;
   }
   const select = { name, version: detail.result.version, option: option.id, ...(serverId ? { serverId } : {}), ...(ctx.values['no-sandbox'] === true ? { sandbox: false } : {}) };
-  let plan = await call<CatalogPlan>(ctx, 'catalog.plan', { ...select, values });
+  let plan = await callHub<CatalogPlan>(ctx, 'catalog.plan', { ...select, values });
   if (plan.missing.length > 0 && interactive) {
     for (const key of plan.missing) {
       const input = option.inputs.find((i) => i.key === key)!;
       const label = `${input.name}${input.description ? ` (${input.description})` : ''}${input.choices ? ` [${input.choices.join('/')}]` : ''}: `;
       values[key] = input.secret ? await readSecretValue(io, label) : await askLine(io, label);
     }
-    plan = await call<CatalogPlan>(ctx, 'catalog.plan', { ...select, values });
+    plan = await callHub<CatalogPlan>(ctx, 'catalog.plan', { ...select, values });
   }
   printPlan(ctx, detail, plan);
   if (plan.runtimeMissing) {
@@ -121,7 +111,7 @@ async function addRun(ctx: CommandContext): Promise<number> {
     io.stderr.write('patchbay: cancelled; nothing was written\n');
     return EXIT_FAILURE;
   }
-  const installed = await call<CatalogInstall>(ctx, 'catalog.install', { ...select, values, ...(profile ? { profile } : {}) });
+  const installed = await callHub<CatalogInstall>(ctx, 'catalog.install', { ...select, values, ...(profile ? { profile } : {}) });
   if (ctx.values.json === true) io.stdout.write(JSON.stringify(installed, null, 2) + '\n');
   const where = installed.profile ? ` and added to profile '${installed.profile}'` : '';
   io.stderr.write(`patchbay: installed '${installed.serverId}'${where}; its tools wait for approval: patchbay profiles approve ${installed.profile ?? 'default'} ${installed.serverId}\n`);
@@ -132,8 +122,8 @@ async function updateRun(ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   const serverId = ctx.positionals[0]!;
   const version = stringValue(ctx.values, 'version', ctx.commandPath);
-  await call(ctx, 'catalog.refresh', {});
-  const shown = await call<CatalogUpdate>(ctx, 'catalog.update', { serverId, ...(version ? { version } : {}) });
+  await callHub(ctx, 'catalog.refresh', {});
+  const shown = await callHub<CatalogUpdate>(ctx, 'catalog.update', { serverId, ...(version ? { version } : {}) });
   if (ctx.values.json !== true) io.stdout.write(shown.diff);
   // Whatever --yes says: applying the same version again would only put its tools back to waiting for approval.
   if (shown.from === shown.to) {
@@ -150,7 +140,7 @@ async function updateRun(ctx: CommandContext): Promise<number> {
       return EXIT_FAILURE;
     }
   }
-  const applied = await call<CatalogUpdate>(ctx, 'catalog.update', { serverId, version: shown.to, apply: true });
+  const applied = await callHub<CatalogUpdate>(ctx, 'catalog.update', { serverId, version: shown.to, apply: true });
   if (ctx.values.json === true) io.stdout.write(JSON.stringify(applied, null, 2) + '\n');
   io.stderr.write(`patchbay: updated '${serverId}' to ${applied.to}; its tools wait for approval again (patchbay profiles approve PROFILE ${serverId})\n`);
   return EXIT_OK;
@@ -170,7 +160,7 @@ export const searchCommand: CliCommand = {
     const raw = stringValue(ctx.values, 'limit', ctx.commandPath);
     const limit = raw === undefined ? 20 : Number(raw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new UsageError('--limit must be a whole number from 1 to 200', ctx.commandPath);
-    const answer = await call<SearchAnswer>(ctx, 'catalog.search', { query: ctx.positionals.join(' '), limit });
+    const answer = await callHub<SearchAnswer>(ctx, 'catalog.search', { query: ctx.positionals.join(' '), limit });
     ctx.io.stdout.write(ctx.values.json === true ? JSON.stringify(answer, null, 2) + '\n' : formatSearch(answer));
     for (const r of answer.registries) if (r.error) ctx.io.stderr.write(`patchbay: registry ${r.label} (${r.url}): ${r.error}; showing the last copy\n`);
     return EXIT_OK;
@@ -211,8 +201,8 @@ export const outdatedCommand: CliCommand = {
   options: [JSON_OPTION, DATA_DIR_OPTION],
   examples: [{ command: 'patchbay outdated', description: 'What could be updated' }],
   async run(ctx) {
-    await call(ctx, 'catalog.refresh', {});
-    const answer = await call<CatalogOutdated>(ctx, 'catalog.outdated', {});
+    await callHub(ctx, 'catalog.refresh', {});
+    const answer = await callHub<CatalogOutdated>(ctx, 'catalog.outdated', {});
     ctx.io.stdout.write(ctx.values.json === true ? JSON.stringify(answer, null, 2) + '\n' : formatOutdated(answer));
     return EXIT_OK;
   },

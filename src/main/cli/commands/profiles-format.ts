@@ -1,15 +1,6 @@
 /** What `patchbay profiles list|show` print: plain aligned tables, then warnings and diffs. */
 import type { ProfileSummary, ProfileView } from '../../../shared/api/profiles-contract.js';
-
-function table(header: string[], rows: string[][], rightAligned: ReadonlySet<number> = new Set()): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd() + '\n';
-  return line(header) + rows.map(line).join('');
-}
+import { table } from '../text-table.js';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 

@@ -7,9 +7,9 @@
 import type { ProfileSummary, ProfileView } from '../../../shared/api/profiles-contract.js';
 import { EXIT_OK, UsageError, type CliCommand, type CliOption, type CommandContext } from '../command.js';
 import { DATA_DIR_OPTION } from '../locations.js';
-import { stringValue } from '../parse-args.js';
+import { multipleValue, stringValue } from '../parse-args.js';
 import { formatProfile, formatProfiles } from './profiles-format.js';
-import { connectHub } from './sessions.js';
+import { callHub } from './sessions.js';
 
 const PROFILE = { name: 'PROFILE', description: 'Profile name ("default" is the profile of /mcp: every enabled server)' };
 const SERVER = { name: 'SERVER', description: 'Server id from the config' };
@@ -29,10 +29,6 @@ const PROFILE_OPTIONS: CliOption[] = [
   { name: 'unpin', type: 'string', multiple: true, valueName: 'TOOL', description: 'Take a tool (or glob) out of the pinned list; repeatable' },
   { name: 'client', type: 'string', multiple: true, valueName: 'ID=on|off|default', description: 'On-demand tools for one client (its client token\'s id: cursor, claude-code, …): on, off, or the profile\'s default; repeatable' },
 ];
-
-async function call<T>(ctx: CommandContext, name: string, input: unknown): Promise<T> {
-  return (await connectHub(ctx)).call<T>(name, input);
-}
 
 function print(ctx: CommandContext, value: unknown, text: string): number {
   ctx.io.stdout.write(ctx.values.json === true ? JSON.stringify(value, null, 2) + '\n' : text);
@@ -63,9 +59,7 @@ function onDemandOptions(ctx: CommandContext): Record<string, unknown> | undefin
   if (ctx.values['on-demand'] === true) out.enabled = true;
   if (ctx.values['all-tools'] === true) out.enabled = false;
   const list = (name: string): string[] => {
-    // A `multiple` option's value is an array (parseArgs), which OptionValues does not spell out.
-    const value = ctx.values[name] as string | string[] | boolean | undefined;
-    const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+    const items = multipleValue(ctx.values, name);
     if (items.some((v) => v.trim() === '')) throw new UsageError(`--${name} must not be empty`, ctx.commandPath);
     return items;
   };
@@ -107,7 +101,7 @@ function toggle(enabled: boolean): CliCommand {
     async run(ctx) {
       const [name, server, item] = ctx.positionals as [string, string, string];
       const k = kind(ctx);
-      const summary = await call<ProfileSummary>(ctx, 'profiles.setItem', { name, server, kind: k, item, enabled });
+      const summary = await callHub<ProfileSummary>(ctx, 'profiles.setItem', { name, server, kind: k, item, enabled });
       return changed(ctx, summary, `${k.slice(0, -1)} '${item}' of '${server}' is ${enabled ? 'on' : 'off'}`);
     },
   };
@@ -131,7 +125,7 @@ function setCommand(name: 'set' | 'update'): CliCommand {
       if (Object.keys(input).length === 0) {
         throw new UsageError('nothing to change: give --description, --prefix, --no-prefix, --hold, --on-demand, --all-tools, --pin, --unpin or --client', ctx.commandPath);
       }
-      return changed(ctx, await call<ProfileSummary>(ctx, 'profiles.update', { name: ctx.positionals[0], ...input }), 'updated');
+      return changed(ctx, await callHub<ProfileSummary>(ctx, 'profiles.update', { name: ctx.positionals[0], ...input }), 'updated');
     },
   };
 }
@@ -143,7 +137,7 @@ const subcommands: CliCommand[] = [
     options: [JSON_OPTION, DATA_DIR_OPTION],
     examples: [{ command: 'patchbay profiles list', description: 'Every profile of the running hub' }],
     async run(ctx) {
-      const profiles = await call<ProfileSummary[]>(ctx, 'profiles.list', {});
+      const profiles = await callHub<ProfileSummary[]>(ctx, 'profiles.list', {});
       return print(ctx, profiles, formatProfiles(profiles));
     },
   },
@@ -158,7 +152,7 @@ const subcommands: CliCommand[] = [
       { command: 'patchbay profiles show work --refresh --json', description: 'The same for "work", freshly listed, as JSON' },
     ],
     async run(ctx) {
-      const view = await call<ProfileView>(ctx, 'profiles.show', { name: ctx.positionals[0], refresh: ctx.values.refresh === true });
+      const view = await callHub<ProfileView>(ctx, 'profiles.show', { name: ctx.positionals[0], refresh: ctx.values.refresh === true });
       return print(ctx, view, formatProfile(view));
     },
   },
@@ -174,7 +168,7 @@ const subcommands: CliCommand[] = [
     async run(ctx) {
       const list = stringValue(ctx.values, 'servers', ctx.commandPath);
       const servers = list?.split(',').map((s) => s.trim()).filter(Boolean);
-      const summary = await call<ProfileSummary>(ctx, 'profiles.create', { name: ctx.positionals[0], ...(servers ? { servers } : {}), ...options(ctx) });
+      const summary = await callHub<ProfileSummary>(ctx, 'profiles.create', { name: ctx.positionals[0], ...(servers ? { servers } : {}), ...options(ctx) });
       return changed(ctx, summary, 'created');
     },
   },
@@ -187,7 +181,7 @@ const subcommands: CliCommand[] = [
     options: [DATA_DIR_OPTION],
     examples: [{ command: 'patchbay profiles delete work', description: 'Remove the profile "work"' }],
     async run(ctx) {
-      const { removed } = await call<{ removed: boolean }>(ctx, 'profiles.remove', { name: ctx.positionals[0] });
+      const { removed } = await callHub<{ removed: boolean }>(ctx, 'profiles.remove', { name: ctx.positionals[0] });
       ctx.io.stderr.write(removed ? `patchbay: deleted profile '${ctx.positionals[0]}'\n` : `patchbay: there is no profile '${ctx.positionals[0]}' in config.json\n`);
       return EXIT_OK;
     },
@@ -200,7 +194,7 @@ const subcommands: CliCommand[] = [
     examples: [{ command: 'patchbay profiles add work linear', description: 'Serve linear in "work" too' }],
     async run(ctx) {
       const [name, server] = ctx.positionals as [string, string];
-      return changed(ctx, await call<ProfileSummary>(ctx, 'profiles.addServer', { name, server }), `added '${server}'`);
+      return changed(ctx, await callHub<ProfileSummary>(ctx, 'profiles.addServer', { name, server }), `added '${server}'`);
     },
   },
   {
@@ -211,7 +205,7 @@ const subcommands: CliCommand[] = [
     examples: [{ command: 'patchbay profiles remove default browser', description: 'Leave browser out of /mcp (the other servers are then listed by name)' }],
     async run(ctx) {
       const [name, server] = ctx.positionals as [string, string];
-      return changed(ctx, await call<ProfileSummary>(ctx, 'profiles.removeServer', { name, server }), `removed '${server}'`);
+      return changed(ctx, await callHub<ProfileSummary>(ctx, 'profiles.removeServer', { name, server }), `removed '${server}'`);
     },
   },
   toggle(true),
@@ -227,7 +221,7 @@ const subcommands: CliCommand[] = [
     ],
     async run(ctx) {
       const [name, server, tool] = ctx.positionals;
-      const { approved } = await call<{ approved: Array<{ server: string; tool: string }> }>(ctx, 'profiles.approve', { name, ...(server ? { server } : {}), ...(tool ? { tool } : {}) });
+      const { approved } = await callHub<{ approved: Array<{ server: string; tool: string }> }>(ctx, 'profiles.approve', { name, ...(server ? { server } : {}), ...(tool ? { tool } : {}) });
       for (const a of approved) ctx.io.stderr.write(`patchbay: approved ${a.server}/${a.tool}\n`);
       return EXIT_OK;
     },

@@ -10,7 +10,7 @@ import { createLogger, scrubText } from '../../core/index.js';
 import { hubEndpointSource, runStdioRelay, runUrlRelay, type RemoteRelayFlags } from '../../relay/index.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIo, type CommandContext, type OptionValues } from '../command.js';
 import { cliDataPaths, DATA_DIR_OPTION } from '../locations.js';
-import { parseCommandArgs, stringValue } from '../parse-args.js';
+import { multipleValue, parseCommandArgs, stringValue } from '../parse-args.js';
 
 /** bin/patchbay.js, four levels above this file in both src/ and dist/. */
 const BIN = fileURLToPath(new URL('../../../../bin/patchbay.js', import.meta.url));
@@ -204,8 +204,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function remoteOptions(values: OptionValues, commandPath: string): RemoteRelayFlags & { given: string[] } {
   const given = REMOTE_FLAGS.filter((f) => values[f] !== undefined);
   const out: RemoteRelayFlags & { given: string[] } = { given, headers: {}, transport: 'auto' };
-  const raw = values.header as string | string[] | boolean | undefined;
-  for (const header of typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : []) {
+  for (const header of multipleValue(values, 'header')) {
     const colon = header.indexOf(':');
     const name = colon === -1 ? '' : header.slice(0, colon).trim();
     if (!HEADER_NAME.test(name)) {

@@ -51,6 +51,11 @@ export async function connectHub(ctx: CommandContext): Promise<HubApi> {
   };
 }
 
+/** One call to the hub of the command's data dir; each call reads the discovery file and token again (cheap, and never a stale hub). */
+export async function callHub<T>(ctx: CommandContext, name: string, input: unknown): Promise<T> {
+  return (await connectHub(ctx)).call<T>(name, input);
+}
+
 const STATES = new Set(['live', 'closed', 'failed']);
 
 /**

@@ -23,6 +23,26 @@ export class ApiError extends Error {
   }
 }
 
+/** A failure with a stable code and the problems it found, each at a JSON path: the config store's ConfigError. */
+export interface ProblemsError extends Error {
+  readonly code: string;
+  readonly problems: readonly { path: string; message: string }[];
+}
+
+/**
+ * Runs `work`; a failure of class `kind` becomes an ApiError with its code and message and, as
+ * details, its problems (path and message each), so the UI can point at what is wrong. The class
+ * comes in (ConfigError at every call) because this folder may not import the config store.
+ */
+export async function withApiErrors<T>(kind: abstract new (...args: never[]) => ProblemsError, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof kind) throw new ApiError(err.code, err.message, err.problems.map(({ path, message }) => ({ path, message })));
+    throw err;
+  }
+}
+
 export type Handlers<C extends Contract> = {
   [K in CallName<C>]: (input: C[K] extends CallDef<infer I, z.ZodType> ? z.output<I> : never) => Promise<CallOutput<C, K>> | CallOutput<C, K>;
 };

@@ -15,7 +15,7 @@ import type { catalogContract } from '../../../shared/api/catalog-contract.js';
 import { type CatalogDetail, type CatalogOption, type CatalogPlan, type CatalogSelect } from '../../../shared/api/catalog-contract.js';
 import { secretsContract } from '../../../shared/api/secrets-contract.js';
 import { DEFAULT_PROFILE, serverConfigSchema, type ServerConfig } from '../../../shared/config-schema.js';
-import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
+import { ApiError, withApiErrors, type ApiRegistry, type Handlers } from '../api/api-registry.js';
 import { renameSecretRef, storeSecretValue } from '../config/config-names.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
 import type { ToolPins } from '../profiles/tool-pins.js';
@@ -24,13 +24,18 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import type { CatalogSource, RegistryEntry } from './catalog-source.js';
 import { RegistryError } from './registry-client.js';
 import { catalogResult } from './catalog-result.js';
-import { entryDiff, entryValues, optionOf, outdatedServers } from './catalog-update.js';
-import { documentOptions } from './install-inputs.js';
+import { entryDiff, entryValues, outdatedServers } from './catalog-update.js';
+import { documentOptions, optionOf } from './install-inputs.js';
 import { buildPlan, defaultOption, deriveServerId, PlanError, type BuiltPlan } from './install-plan.js';
 import { checkRuntime, type RuntimeEnv } from './runtime-check.js';
 
 /** The keys a plan writes; an update replaces them and keeps the rest of the entry. */
 const PLANNED_KEYS = ['command', 'args', 'env', 'url', 'headers', 'type', 'transport', 'catalog'];
+
+/** A config update, its refusals worded as API errors (the file's problems with their JSON paths). */
+function updateConfig(config: ConfigStore, mutate: Parameters<ConfigStore['update']>[0]): ReturnType<ConfigStore['update']> {
+  return withApiErrors(ConfigError, () => config.update(mutate));
+}
 
 export interface CatalogApiDeps {
   source: CatalogSource;
@@ -62,16 +67,6 @@ async function entryOf(source: CatalogSource, name: string, registry?: string, v
     return await source.version(name, version, latest.registry);
   } catch (err) {
     throw new ApiError('catalog_version_not_found', (err as Error).message);
-  }
-}
-
-/** A config update, its refusals worded as API errors (the file's problems with their JSON paths). */
-async function updateConfig(config: ConfigStore, mutate: Parameters<ConfigStore['update']>[0]): Promise<void> {
-  try {
-    await config.update(mutate);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new ApiError(err.code, err.message, err.problems.map(({ path, message }) => ({ path, message })));
-    throw err;
   }
 }
 

@@ -5,9 +5,10 @@
  */
 import type { CatalogResult } from '../../../shared/api/catalog-contract.js';
 import type { RegistryEntry } from './catalog-source.js';
+import { updatedAt } from './server-document.js';
 
 /** `io.github.user/x` → GitHub account `user`; `com.example/x` → domain `example.com`. */
-export function namespaceOf(name: string): CatalogResult['namespace'] {
+function namespaceOf(name: string): CatalogResult['namespace'] {
   const ns = name.split('/')[0] ?? '';
   const parts = ns.split('.');
   if (parts[0] === 'io' && parts[1] === 'github' && parts.length >= 3) return { kind: 'github', owner: parts.slice(2).join('.') };
@@ -30,7 +31,7 @@ export function catalogResult(entry: RegistryEntry, installed: string[]): Catalo
   if (doc.title !== undefined) result.title = doc.title;
   if (doc.repository?.url) result.repositoryUrl = doc.repository.url;
   if (doc.websiteUrl) result.websiteUrl = doc.websiteUrl;
-  const updatedAt = entry.official?.updatedAt ?? entry.official?.publishedAt;
-  if (updatedAt) result.updatedAt = updatedAt;
+  const updated = updatedAt(entry);
+  if (updated) result.updatedAt = updated;
   return result;
 }

@@ -8,6 +8,7 @@
 import MiniSearch from 'minisearch';
 import { nameWords } from '../profiles/tool-search.js';
 import type { RegistryEntry } from './catalog-source.js';
+import { updatedTime } from './server-document.js';
 
 interface Doc {
   id: number;
@@ -21,11 +22,6 @@ function tokenize(text: string): string[] {
   return nameWords(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((t) => t !== '');
-}
-
-/** When the registry last updated an entry (ms; 0 when it did not say). */
-export function updatedTime(entry: RegistryEntry): number {
-  return Date.parse(entry.official?.updatedAt ?? entry.official?.publishedAt ?? '') || 0;
 }
 
 export class CatalogIndex {

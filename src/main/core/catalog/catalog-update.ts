@@ -5,14 +5,14 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import type { ServerConfig } from '../../../shared/config-schema.js';
-import type { CatalogSource, DocInput, DocPackage, DocTransport, ServerDocument } from './catalog-source.js';
+import type { CatalogSource, DocInput, DocPackage, DocTransport } from './catalog-source.js';
 import { argumentKey } from './install-inputs.js';
 
 /**
  * Compares two version strings: semantic versions numerically (a pre-release before its release),
  * anything else as text. Positive when `a` is newer.
  */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const parse = (v: string): { nums: number[]; pre: string } | undefined => {
     const m = /^v?(\d+(?:\.\d+)*)(?:-([0-9A-Za-z.-]+))?(?:\+.*)?$/.exec(v.trim());
     return m ? { nums: m[1]!.split('.').map(Number), pre: m[2] ?? '' } : undefined;
@@ -35,7 +35,7 @@ function escapeRegExp(text: string): string {
 }
 
 /** The `{var}` values of a filled template (`Bearer {token}` against `Bearer ${secret:x}`), or undefined when it does not match. */
-export function matchTemplate(template: string, filled: string, variables: Record<string, DocInput> | undefined): Record<string, string> | undefined {
+function matchTemplate(template: string, filled: string, variables: Record<string, DocInput> | undefined): Record<string, string> | undefined {
   const names: string[] = [];
   const pattern = template
     .split(/(\{[^{}]+\})/)
@@ -95,16 +95,6 @@ export function entryValues(entry: ServerConfig, option: { pkg?: DocPackage; rem
     for (const [name, value] of Object.entries(vars ?? {})) out[`url:${name}`] = value.startsWith('${secret:') ? value : decodeURIComponent(value);
   }
   return out;
-}
-
-/** The package or remote an option id names in a document. */
-export function optionOf(doc: ServerDocument, option: string | undefined): { pkg?: DocPackage; remote?: DocTransport } {
-  const m = /^(package|remote):(\d+)$/.exec(option ?? '');
-  if (!m) return {};
-  const i = Number(m[2]);
-  const pkg = m[1] === 'package' ? doc.packages?.[i] : undefined;
-  const remote = m[1] === 'remote' ? doc.remotes?.[i] : undefined;
-  return { ...(pkg ? { pkg } : {}), ...(remote ? { remote } : {}) };
 }
 
 /** A unified diff of two entries' JSON (references, never values: entries hold no secret values). */

@@ -11,15 +11,9 @@ import type { CatalogInput, CatalogOption } from '../../../shared/api/catalog-co
 import type { DocArgument, DocInput, DocKeyValue, DocPackage, DocTransport, ServerDocument } from './catalog-source.js';
 
 /** Package registry types Patchbay knows how to run, and the command each runs with by default. */
-export const RUNTIMES: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'docker', nuget: 'dnx' };
+const RUNTIMES: Record<string, string> = { npm: 'npx', pypi: 'uvx', oci: 'docker', nuget: 'dnx' };
 /** Runtime hints honoured when a document names one (anything else falls back to the type's default). */
-export const KNOWN_RUNTIMES = new Set(['npx', 'uvx', 'docker', 'podman', 'dnx']);
-
-/** Where a value of the form goes: the input, and the template it fills when it is a `{var}`. */
-export interface FormField {
-  input: CatalogInput;
-  doc: DocInput;
-}
+const KNOWN_RUNTIMES = new Set(['npx', 'uvx', 'docker', 'podman', 'dnx']);
 
 const TRANSPORT_LABEL: Record<string, string> = { stdio: 'stdio', 'streamable-http': 'Streamable HTTP', sse: 'SSE' };
 
@@ -27,13 +21,13 @@ function format(doc: DocInput): CatalogInput['format'] {
   return doc.format === 'number' || doc.format === 'boolean' || doc.format === 'filepath' ? doc.format : 'string';
 }
 
-function field(key: string, kind: CatalogInput['kind'], name: string, doc: DocInput, secret: boolean): FormField {
+function field(key: string, kind: CatalogInput['kind'], name: string, doc: DocInput, secret: boolean): CatalogInput {
   const input: CatalogInput = { key, kind, name, required: doc.isRequired === true, secret: secret || doc.isSecret === true, format: format(doc) };
   if (doc.description !== undefined) input.description = doc.description;
   if (doc.default !== undefined) input.default = doc.default;
   if (Array.isArray(doc.choices) && doc.choices.length > 0) input.choices = doc.choices.map(String);
   if (doc.placeholder !== undefined) input.placeholder = doc.placeholder;
-  return { input, doc };
+  return input;
 }
 
 /**
@@ -41,7 +35,7 @@ function field(key: string, kind: CatalogInput['kind'], name: string, doc: DocIn
  * fixed template (a secret parent makes them secret: `Bearer {token}` of a secret header), or
  * itself when it is asked.
  */
-function fieldsOf(key: string, kind: CatalogInput['kind'], name: string, doc: DocInput): FormField[] {
+function fieldsOf(key: string, kind: CatalogInput['kind'], name: string, doc: DocInput): CatalogInput[] {
   if (doc.value === undefined) return [field(key, kind, name, doc, false)];
   return Object.entries(doc.variables ?? {})
     .filter(([variable]) => doc.value!.includes(`{${variable}}`))
@@ -52,20 +46,20 @@ export function argumentKey(prefix: 'arg' | 'runtime-arg', arg: DocArgument, ind
   return arg.type === 'named' && arg.name ? `${prefix}:${arg.name}` : `${prefix}:${index}`;
 }
 
-function argumentFields(prefix: 'arg' | 'runtime-arg', args: readonly DocArgument[] | undefined): FormField[] {
+function argumentFields(prefix: 'arg' | 'runtime-arg', args: readonly DocArgument[] | undefined): CatalogInput[] {
   return (args ?? []).flatMap((arg, i) => fieldsOf(argumentKey(prefix, arg, i), 'argument', arg.type === 'named' ? (arg.name ?? `argument ${i}`) : (arg.valueHint ?? `argument ${i}`), arg));
 }
 
-function keyValueFields(prefix: 'env' | 'header', kind: 'env' | 'header', list: readonly DocKeyValue[] | undefined): FormField[] {
+function keyValueFields(prefix: 'env' | 'header', kind: 'env' | 'header', list: readonly DocKeyValue[] | undefined): CatalogInput[] {
   return (list ?? []).filter((kv) => typeof kv.name === 'string').flatMap((kv) => fieldsOf(`${prefix}:${kv.name}`, kind, kv.name, kv));
 }
 
-export function packageFields(pkg: DocPackage): FormField[] {
+function packageFields(pkg: DocPackage): CatalogInput[] {
   return [...argumentFields('runtime-arg', pkg.runtimeArguments), ...argumentFields('arg', pkg.packageArguments), ...keyValueFields('env', 'env', pkg.environmentVariables)];
 }
 
 /** A remote's URL variables (`{tenant}` with a `variables` entry) and its headers. */
-export function remoteFields(remote: DocTransport): FormField[] {
+function remoteFields(remote: DocTransport): CatalogInput[] {
   const url = remote.url ?? '';
   const vars = Object.entries(remote.variables ?? {})
     .filter(([name]) => url.includes(`{${name}}`))
@@ -87,6 +81,16 @@ export function remoteUnsupported(remote: DocTransport): string | undefined {
   return undefined;
 }
 
+/** The package or remote an option id (`package:<i>`, `remote:<i>`) names in a document; neither when it names nothing. */
+export function optionOf(doc: ServerDocument, option: string | undefined): { pkg?: DocPackage; remote?: DocTransport } {
+  const m = /^(package|remote):(\d+)$/.exec(option ?? '');
+  if (!m) return {};
+  const i = Number(m[2]);
+  const pkg = m[1] === 'package' ? doc.packages?.[i] : undefined;
+  const remote = m[1] === 'remote' ? doc.remotes?.[i] : undefined;
+  return { ...(pkg ? { pkg } : {}), ...(remote ? { remote } : {}) };
+}
+
 /** The command a package runs with: its runtime hint when Patchbay knows it, else its type's. */
 export function runtimeCommand(pkg: DocPackage): string | undefined {
   if (pkg.runtimeHint !== undefined && KNOWN_RUNTIMES.has(pkg.runtimeHint)) return pkg.runtimeHint;
@@ -105,7 +109,7 @@ export function documentOptions(doc: ServerDocument): CatalogOption[] {
       label: `${pkg.registryType} ${pkg.identifier}${pkg.version ? ` ${pkg.version}` : ''}`,
       registryType: pkg.registryType,
       transport,
-      inputs: unsupported ? [] : packageFields(pkg).map((f) => f.input),
+      inputs: unsupported ? [] : packageFields(pkg),
     };
     if (unsupported) option.unsupported = unsupported;
     out.push(option);
@@ -117,7 +121,7 @@ export function documentOptions(doc: ServerDocument): CatalogOption[] {
       kind: 'remote',
       label: `remote ${remote.url ?? '?'} (${TRANSPORT_LABEL[remote.type] ?? remote.type})`,
       transport: remote.type === 'sse' ? 'sse' : 'streamable-http',
-      inputs: unsupported ? [] : remoteFields(remote).map((f) => f.input),
+      inputs: unsupported ? [] : remoteFields(remote),
     };
     if (unsupported) option.unsupported = unsupported;
     out.push(option);

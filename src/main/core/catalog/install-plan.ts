@@ -13,7 +13,7 @@ import type { CatalogPlan } from '../../../shared/api/catalog-contract.js';
 import { SERVER_ID_PATTERN, type ServerConfig } from '../../../shared/config-schema.js';
 import type { DocArgument, DocInput, DocPackage, DocTransport, ServerDocument } from './catalog-source.js';
 import { secretName as storeName, toServerId, uniqueId } from '../config/config-names.js';
-import { argumentKey, documentOptions, packageUnsupported, remoteUnsupported, runtimeCommand } from './install-inputs.js';
+import { argumentKey, documentOptions, optionOf, packageUnsupported, remoteUnsupported, runtimeCommand } from './install-inputs.js';
 
 export class PlanError extends Error {
   constructor(
@@ -196,7 +196,7 @@ function remoteEntry(fill: Fill, remote: DocTransport): { url: string; headers: 
 }
 
 /** Shell quoting for the preview only (nothing is run through a shell). */
-export function shellQuote(arg: string): string {
+function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -204,10 +204,7 @@ export function buildPlan(req: PlanRequest): BuiltPlan {
   const doc = req.document;
   const optionId = req.option ?? defaultOption(doc);
   if (optionId === undefined) throw new PlanError('option_unsupported', `${doc.name} has no package or remote Patchbay can install`);
-  const match = /^(package|remote):(\d+)$/.exec(optionId);
-  const index = Number(match?.[2]);
-  const pkg = match?.[1] === 'package' ? doc.packages?.[index] : undefined;
-  const remote = match?.[1] === 'remote' ? doc.remotes?.[index] : undefined;
+  const { pkg, remote } = optionOf(doc, optionId);
   if (!pkg && !remote) throw new PlanError('option_unknown', `${doc.name} ${doc.version} has no option '${optionId}'`);
   const unsupported = pkg ? packageUnsupported(pkg) : remoteUnsupported(remote!);
   if (unsupported) throw new PlanError('option_unsupported', unsupported);
@@ -242,7 +239,7 @@ export function buildPlan(req: PlanRequest): BuiltPlan {
  * reference, if anywhere. Such a reference in a registry document would be resolved like one the
  * user wrote, and send that secret to the server: a document is not trusted with the store.
  */
-export function secretReferenceIn(option: unknown, path: string): string | undefined {
+function secretReferenceIn(option: unknown, path: string): string | undefined {
   if (typeof option === 'string') return option.includes('${secret:') ? path : undefined;
   if (Array.isArray(option)) {
     for (const [i, item] of option.entries()) {

@@ -14,9 +14,9 @@ import { describeIssues, parseEntries, parseEntry, serverListSchema } from './se
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
-export const PAGE_LIMIT = 100;
+const PAGE_LIMIT = 100;
 /** 100 pages of 100: far above today's official registry; a registry that pages forever is cut there. */
-export const DEFAULT_MAX_PAGES = 100;
+const DEFAULT_MAX_PAGES = 100;
 
 export interface RegistryClientOptions {
   /** The registry's base URL (`https://registry.modelcontextprotocol.io`, no `/v0.1`). */

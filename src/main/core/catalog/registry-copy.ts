@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { errCode } from '../fs/err-code.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { ParsedEntry } from './server-document.js';
-import { parseEntries, serverListSchema } from './server-document.js';
+import { parseEntries, serverListSchema, updatedTime } from './server-document.js';
 
 export const COPY_FORMAT = 1;
 
@@ -73,7 +73,6 @@ export async function writeCopy(file: string, copy: RegistryCopy): Promise<void>
 }
 
 const isDeleted = (e: ParsedEntry) => e.official?.status === 'deleted';
-const timeOf = (e: ParsedEntry) => Date.parse(e.official?.updatedAt ?? e.official?.publishedAt ?? '') || 0;
 
 /** A full read: one entry per name (the latest when a registry sends several), deleted ones left out. */
 export function replaceEntries(received: readonly ParsedEntry[]): ParsedEntry[] {
@@ -95,7 +94,7 @@ export function mergeEntries(current: readonly ParsedEntry[], changes: readonly 
     }
     if (change.official?.isLatest === false) continue;
     const held = byName.get(name);
-    if (held && held.document.version !== change.document.version && timeOf(held) > timeOf(change)) continue;
+    if (held && held.document.version !== change.document.version && updatedTime(held) > updatedTime(change)) continue;
     byName.set(name, change);
   }
   return [...byName.values()];
@@ -107,8 +106,8 @@ export function mergeEntries(current: readonly ParsedEntry[], changes: readonly 
  */
 export function newestUpdate(entries: readonly ParsedEntry[]): string | undefined {
   let newest: ParsedEntry | undefined;
-  for (const e of entries) if (timeOf(e) > 0 && (!newest || timeOf(e) > timeOf(newest))) newest = e;
-  return newest ? new Date(timeOf(newest)).toISOString() : undefined;
+  for (const e of entries) if (updatedTime(e) > 0 && (!newest || updatedTime(e) > updatedTime(newest))) newest = e;
+  return newest ? new Date(updatedTime(newest)).toISOString() : undefined;
 }
 
 /**

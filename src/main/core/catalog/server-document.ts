@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { DocInput, OfficialMeta, ServerDocument } from './catalog-source.js';
 
 /** The `_meta` key under which the official registry (and registries built on its code) says what it knows of an entry. */
-export const OFFICIAL_META_KEY = 'io.modelcontextprotocol.registry/official';
+const OFFICIAL_META_KEY = 'io.modelcontextprotocol.registry/official';
 
 // A format this version does not know is read as no format (a plain string field), not a broken document.
 const formatSchema = z.enum(['string', 'number', 'boolean', 'filepath']).optional().catch(undefined);
@@ -63,7 +63,7 @@ const packageSchema = z.looseObject({
   environmentVariables: z.array(keyValueSchema).optional(),
 });
 
-export const serverDocumentSchema = z.looseObject({
+const serverDocumentSchema = z.looseObject({
   $schema: z.string().optional(),
   name: z.string().min(1).max(200),
   title: z.string().optional(),
@@ -79,7 +79,7 @@ export const serverDocumentSchema = z.looseObject({
   remotes: z.array(transportSchema).optional(),
 });
 
-export const officialMetaSchema = z.looseObject({
+const officialMetaSchema = z.looseObject({
   status: z.string().optional(),
   publishedAt: z.string().optional(),
   updatedAt: z.string().optional(),
@@ -99,6 +99,16 @@ export const serverListSchema = z.looseObject({
 export interface ParsedEntry {
   document: ServerDocument;
   official?: OfficialMeta;
+}
+
+/** When the registry last updated an entry, as it wrote it: `updatedAt`, else `publishedAt`; undefined when it said neither. */
+export function updatedAt(entry: { official?: OfficialMeta }): string | undefined {
+  return entry.official?.updatedAt ?? entry.official?.publishedAt;
+}
+
+/** The same in ms, for sorting and comparing (0 when the registry did not say, or not as a date). */
+export function updatedTime(entry: { official?: OfficialMeta }): number {
+  return Date.parse(updatedAt(entry) ?? '') || 0;
 }
 
 /** A zod failure in words: `packages.0.transport.type: Invalid option…` (the first two issues). */

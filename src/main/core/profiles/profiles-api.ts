@@ -6,7 +6,7 @@
  */
 import { profilesContract, type ProfileSummary } from '../../../shared/api/profiles-contract.js';
 import type { PatchbayConfig } from '../../../shared/config-schema.js';
-import { ApiError, type ApiRegistry, type Handlers } from '../api/api-registry.js';
+import { ApiError, withApiErrors, type ApiRegistry, type Handlers } from '../api/api-registry.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
 import { addServer, createProfile, removeProfile, removeServer, setItem, updateProfile } from './profile-edits.js';
 import { profileSummary, profileView } from './profile-inventory.js';
@@ -41,14 +41,11 @@ export function profilesHandlers(deps: ProfilesDeps, api: ApiRegistry): Handlers
   };
   const summary = (name: string): ProfileSummary => profileSummary(port(name).profile, deps.baseUrl, deps.sessionCounts().get(profileId(name)) ?? 0, pins);
   const update = async (mutate: (draft: PatchbayConfig) => void): Promise<void> => {
-    try {
-      await config.update((draft) => {
+    await withApiErrors(ConfigError, () =>
+      config.update((draft) => {
         mutate(draft);
-      });
-    } catch (err) {
-      if (err instanceof ConfigError) throw new ApiError(err.code, err.message, err.problems.map(({ path, message }) => ({ path, message })));
-      throw err;
-    }
+      }),
+    );
   };
   // The store has emitted 'change' (and the engine applied it) by the time update resolves.
   const edited = async (name: string, mutate: (draft: PatchbayConfig) => void): Promise<ProfileSummary> => {

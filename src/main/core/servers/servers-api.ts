@@ -8,7 +8,7 @@
 import { isStdioServer, type ServerConfig } from '../../../shared/config-schema.js';
 import type { serversContract, ServerDetail, ServerTestResult } from '../../../shared/api/servers-contract.js';
 import { ConfigError, type ConfigStore } from '../config/config-store.js';
-import { ApiError, type Handlers } from '../api/api-registry.js';
+import { ApiError, withApiErrors, type Handlers } from '../api/api-registry.js';
 import { planImport } from './servers-import.js';
 import type { ServerStatusTracker } from './server-status.js';
 
@@ -35,14 +35,11 @@ export function serversHandlers(deps: ServersDeps): Handlers<typeof serversContr
     return entry;
   };
   const update = async (mutate: (servers: Record<string, ServerConfig>) => void): Promise<void> => {
-    try {
-      await config.update((draft) => {
+    await withApiErrors(ConfigError, () =>
+      config.update((draft) => {
         mutate(draft.mcpServers);
-      });
-    } catch (err) {
-      if (err instanceof ConfigError) throw new ApiError(err.code, err.message, err.problems.map(({ path, message }) => ({ path, message })));
-      throw err;
-    }
+      }),
+    );
   };
 
   return {
