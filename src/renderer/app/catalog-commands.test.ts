@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApiResult } from '../../shared/api/contract.js';
 import type { AppEvent } from '../../shared/api/app-contract.js';
 import type { Bridge } from '../bridge/bridge.js';
-import { searchCatalog } from './catalog-commands.js';
+import { applyUpdate, searchCatalog } from './catalog-commands.js';
 import { dispatchEvent } from './commands.js';
 import { createStores, type Services } from './services.js';
 
@@ -39,5 +39,20 @@ describe('the catalog in the stores', () => {
     s.stores.catalog.getState().outdatedLoaded([]);
     dispatchEvent(s, { channel: 'config.changed', cursor: 3, payload: { problems: [] } } as AppEvent);
     await vi.waitFor(() => expect(s.stores.catalog.getState().outdated?.ev?.latest).toBe('2'));
+  });
+
+  it('an update asks for the outdated servers once: through the config.changed that follows, not again by itself', async () => {
+    const calls: string[] = [];
+    const s = services(async (name) => {
+      calls.push(name);
+      if (name === 'catalog.update') return { ok: true, value: { serverId: 'ev', from: '1', to: '2', applied: true } };
+      return { ok: true, value: name === 'catalog.outdated' ? { servers: [] } : [] };
+    });
+    s.stores.catalog.getState().outdatedLoaded([{ serverId: 'ev', name: 'n', registry: registry.url, installed: '1', latest: '2' }]);
+    await applyUpdate(s, 'ev', '2');
+    expect(calls).toEqual(['catalog.update']);
+    dispatchEvent(s, { channel: 'config.changed', cursor: 1, payload: { problems: [] } } as AppEvent);
+    await vi.waitFor(() => expect(s.stores.catalog.getState().outdated).toEqual({}));
+    expect(calls.filter((c) => c === 'catalog.outdated')).toEqual(['catalog.outdated']);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The catalog's commands: search the engine's cached copy of the registries, refresh it, list the
  * installed servers with newer versions, and show or apply an update. The engine refreshes a
- * registry only when the catalog is used (at most hourly), so nothing here runs at startup except
- * `loadOutdated`, which reads the cached copy only.
+ * registry only when the catalog is used (at most hourly), so nothing here runs at startup. The
+ * outdated servers are asked for once, when the Servers screen is first shown (`ensureOutdated`,
+ * the cached copy only); `config.changed` and `catalog.changed` keep them fresh after (commands.ts).
  */
 import type { CatalogUpdate } from '../../shared/api/catalog-contract.js';
 import { unwrap } from '../bridge/bridge.js';
@@ -42,6 +43,25 @@ export async function loadOutdated({ bridge, stores }: Services): Promise<void> 
   if (r.ok && Array.isArray(r.value.servers)) stores.catalog.getState().outdatedLoaded(r.value.servers);
 }
 
+/** The first ask while it runs, per catalog store (one per app; tests make their own). */
+const firstAsk = new WeakMap<object, Promise<void>>();
+
+/**
+ * Asks for the outdated servers unless they are known already (or being asked for): moving between
+ * the list and a server's page asks nothing, the events keep the store fresh. A failed ask leaves
+ * them unknown, so the next visit tries again.
+ */
+export function ensureOutdated(services: Services): Promise<void> {
+  const catalog = services.stores.catalog;
+  if (catalog.getState().outdated !== undefined) return Promise.resolve();
+  let ask = firstAsk.get(catalog);
+  if (!ask) {
+    ask = loadOutdated(services).finally(() => firstAsk.delete(catalog));
+    firstAsk.set(catalog, ask);
+  }
+  return ask;
+}
+
 /** What an update would change (nothing written). */
 export function previewUpdate({ bridge }: Services, serverId: string, version?: string): Promise<CatalogUpdate> {
   return unwrap(bridge.call('catalog.update', { serverId, ...(version ? { version } : {}), apply: false }));
@@ -51,7 +71,6 @@ export function previewUpdate({ bridge }: Services, serverId: string, version?: 
 export async function applyUpdate(services: Services, serverId: string, version: string): Promise<CatalogUpdate> {
   const done = await unwrap(services.bridge.call('catalog.update', { serverId, version, apply: true }));
   services.stores.notices.getState().noticePosted(`Updated ${serverId} from ${done.from} to ${done.to}: its tools wait for your approval`);
-  // The server list follows the engine's config.changed event; the chips are asked for at once.
-  await loadOutdated(services);
+  // The server list and the "update available" chips follow the config.changed the engine sends.
   return done;
 }

@@ -35,8 +35,3 @@ export function usePaletteCatalog(services: Services, open: boolean, query: stri
   }, [services, open, q]);
   return results;
 }
-
-/** The hint beside a catalog entry: its description, cut to one line's worth. */
-export function catalogHint(description: string): string {
-  return description.length > 70 ? `${description.slice(0, 69)}…` : description;
-}

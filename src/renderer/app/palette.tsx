@@ -7,7 +7,7 @@
 import { Combobox, ComboboxItem, ComboboxList, ComboboxProvider, Dialog, DialogHeading } from '@ariakit/react';
 import { useEffect, useMemo, useState } from 'react';
 import { Icon, type IconName } from '../components/icons.js';
-import { catalogHint, usePaletteCatalog } from './palette-catalog.js';
+import { usePaletteCatalog } from './palette-catalog.js';
 import { href } from './router.js';
 import { loadSessions } from './sessions-commands.js';
 import { usePlayground, useServers, useServices, useSessions } from './services.js';
@@ -83,7 +83,7 @@ export function Palette({ open, onClose }: { open: boolean; onClose(): void }) {
     const found = q === '' ? items : items.filter((i) => `${i.label} ${i.hint}`.toLowerCase().includes(q));
     // Names that start with what was typed first.
     const places = found.sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) - Number(!b.label.toLowerCase().startsWith(q))).slice(0, 60);
-    const entries: PaletteItem[] = catalog.map((r) => ({ id: `catalog:${r.registry}:${r.name}`, label: `Catalog: ${r.title ?? r.name}`, hint: catalogHint(r.description), icon: 'plus', href: href('servers', 'catalog', r.name), catalog: { name: r.name, registry: r.registry } }));
+    const entries: PaletteItem[] = catalog.map((r) => ({ id: `catalog:${r.registry}:${r.name}`, label: `Catalog: ${r.title ?? r.name}`, hint: r.description, icon: 'plus', href: href('servers', 'catalog', r.name), catalog: { name: r.name, registry: r.registry } }));
     return [...places, ...entries];
   }, [items, query, catalog]);
   const go = (item: PaletteItem): void => {

@@ -28,6 +28,14 @@ export function formatDateTime(value: number | string | undefined): string {
   return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
+/** Date and time to the second, short (no year): for lists that span days, such as the audit trail. */
+export function formatShortDateTime(value: number | string | undefined): string {
+  if (value === undefined) return '—';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '—';
+  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
 export function formatMs(ms: number | undefined): string {
   if (ms === undefined) return '—';
   if (ms < 1) return '<1 ms';

@@ -56,10 +56,3 @@ export function outcomeClass(outcome: string): string {
   if (outcome.startsWith('error') || outcome === 'timeout' || outcome === 'blocked' || outcome === 'denied') return 'badge badge-error';
   return 'badge';
 }
-
-/** Date and time to the second, short: the trail spans days. */
-export function lineTime(t: string): string {
-  const d = new Date(t);
-  if (Number.isNaN(d.getTime())) return t;
-  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-}

@@ -9,10 +9,10 @@ import type { AuditLineDto } from '../../../shared/api/audit-contract.js';
 import { EmptyState } from '../../components/empty-state.js';
 import { ErrorMessage } from '../../components/error-message.js';
 import { Icon } from '../../components/icons.js';
-import { formatMs } from '../../components/format.js';
+import { formatMs, formatShortDateTime } from '../../components/format.js';
 import { useServers, useServices } from '../../app/services.js';
 import { AuditFilterBar } from './audit-filters.js';
-import { hasFilters, lineTime, listInput, NO_FILTERS, outcomeClass, whatOf, type AuditFilters } from './audit-model.js';
+import { hasFilters, listInput, NO_FILTERS, outcomeClass, whatOf, type AuditFilters } from './audit-model.js';
 import { useVerify, VerifyButton, VerifyResult } from './verify-panel.js';
 import './audit.css';
 
@@ -160,7 +160,7 @@ function AuditTable({ lines }: { lines: AuditLineDto[] }) {
         <tbody>
           {lines.map((l) => (
             <tr key={`${l.seq}-${l.t}`} data-testid="audit-row">
-              <td title={`${l.t} · line seq ${l.seq}`} className="nowrap">{lineTime(l.t)}</td>
+              <td title={`${l.t} · line seq ${l.seq}`} className="nowrap">{formatShortDateTime(l.t)}</td>
               <td data-testid="audit-client">
                 <span className="mono">{l.client}</span>
                 {l.name && <div className="muted small">{l.name}</div>}

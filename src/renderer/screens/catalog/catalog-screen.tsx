@@ -26,15 +26,10 @@ export function CatalogScreen({ name }: { name: string | undefined }) {
   const box = useRef<HTMLInputElement>(null);
   useEffect(() => (name ? undefined : box.current?.focus()), [name]);
 
-  // Search as you type; the first visit lists what was updated last (an empty query).
-  const first = useRef(searched === undefined);
+  // Search as you type; the first visit lists what was updated last (an empty query) at once, as
+  // nothing was searched yet. `searched` is read, not a dependency: an answer arriving is no reason to search.
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      void searchCatalog(services, query);
-      return;
-    }
-    const t = setTimeout(() => void searchCatalog(services, query), SEARCH_DEBOUNCE_MS);
+    const t = setTimeout(() => void searchCatalog(services, query), searched === undefined ? 0 : SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [services, query]);
 

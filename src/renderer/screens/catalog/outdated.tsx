@@ -4,16 +4,16 @@
  * which shows the entry's diff before anything is written.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { loadOutdated } from '../../app/catalog-commands.js';
+import { ensureOutdated } from '../../app/catalog-commands.js';
 import { useCatalog, useServices } from '../../app/services.js';
 
 // The diff viewer loads with the first update looked at.
 const UpdateDrawer = lazy(() => import('./update-drawer.js').then((m) => ({ default: m.UpdateDrawer })));
 
-/** Asks once per visit of the Servers screen (the chips then follow config and catalog events). */
+/** Asks once, the first time the Servers screen is shown (the chips then follow config and catalog events). */
 export function useOutdated(): void {
   const services = useServices();
-  useEffect(() => void loadOutdated(services), [services]);
+  useEffect(() => void ensureOutdated(services), [services]);
 }
 
 export function OutdatedChip({ id }: { id: string }) {

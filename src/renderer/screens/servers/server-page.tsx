@@ -12,7 +12,7 @@ import { testServer } from '../../app/commands.js';
 import { href } from '../../app/router.js';
 import { useServers, useServices } from '../../app/services.js';
 import { ServerDetails } from './server-detail.js';
-import { OutdatedChip, UpdateButton, useOutdated } from '../catalog/outdated.js';
+import { OutdatedChip, UpdateButton } from '../catalog/outdated.js';
 
 // The playground (its form generator, markdown, content renderers) loads with the first playground opened.
 const PlaygroundView = lazy(() => import('../playground/playground-view.js').then((m) => ({ default: m.PlaygroundView })));
@@ -24,7 +24,6 @@ export function ServerPage({ id, tab, item }: { id: string; tab: 'details' | 'pl
   const test = useServers((s) => s.tests[id]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus({ preventScroll: true }), [id]);
-  useOutdated();
 
   if (!server) {
     return (

@@ -28,6 +28,8 @@ export function ServersScreen({ route }: { route: Extract<Route, { screen: 'serv
     const t = setInterval(() => void loadStats(services), STATS_REFRESH_MS);
     return () => clearInterval(t);
   }, [services]);
+  // Here, not in the list and the page: both show the chips, and moving between them asks nothing.
+  useOutdated();
   if (route.mode === 'new') return <ServerForm />;
   if (route.mode === 'edit' && route.serverId) return <ServerForm editId={route.serverId} />;
   if (route.mode === 'import') return <ImportPanel />;
@@ -40,7 +42,6 @@ function ServerList() {
   const order = useServers((s) => s.order);
   const loaded = useServers((s) => s.loaded);
   const loadError = useServers((s) => s.loadError);
-  useOutdated();
   return (
     <section aria-labelledby="servers-title" className="screen">
       <header className="screen-header">
