@@ -33,7 +33,8 @@ async function totalRows(page: Page): Promise<number> {
 /** The "N calls" of the session header. */
 async function headerCalls(page: Page): Promise<number> {
   const text = (await page.locator('.session-meta').textContent()) ?? '';
-  return Number(/(\d+) calls?\b/.exec(text)?.[1] ?? -1);
+  // The count as the page writes it: with the person's thousands separators (`2,561 calls`).
+  return Number(/\b(\d{1,3}(?:[,.\u00a0\u202f]\d{3})+|\d+) calls?\b/.exec(text)?.[1]?.replace(/\D/g, '') ?? -1);
 }
 
 test('a live session keeps up with ~1,000 messages/s: all arrive, the page answers, no jump', async ({ ui, engine }) => {
