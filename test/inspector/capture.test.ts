@@ -3,7 +3,9 @@
  * fixtures, paired exchanges with latency, cancellations, timeouts, progress, crashes, id
  * collisions across directions, hub-originated messages and shared mode.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { eventsFromLine } from '../../src/main/core/inspector/event-line.js';
 import type { Exchange, InspectorSession } from '../../src/shared/api/inspector-contract.js';
 import { toolCall } from '../helpers/json-rpc.js';
 import { messagesOfResponse } from '../helpers/mcp-http.js';
@@ -11,7 +13,7 @@ import { everythingServer, probeServer } from '../helpers/server-entries.js';
 import { SseReader } from '../helpers/sse.js';
 import { connect } from '../helpers/test-client.js';
 import { waitFor, withTimeout } from '../helpers/waits.js';
-import { startCaptureHub, type CaptureHub } from './inspector-harness.js';
+import { filesUnder, startCaptureHub, type CaptureHub } from './inspector-harness.js';
 
 async function onlySession(hub: CaptureHub, server: string): Promise<InspectorSession> {
   const sessions = (await hub.sessions()).filter((s) => s.server === server && !s.debug);
@@ -197,6 +199,47 @@ describe('inspector capture', () => {
       texts.add(JSON.stringify(call.response));
     }
     expect([...texts].some((t) => t.includes('from a')) && [...texts].some((t) => t.includes('from b'))).toBe(true);
+  });
+
+  it('keeps a message over the limit as the exact prefix of what crossed, in memory and in history, also when it is JSON holding JSON', async () => {
+    const limit = 64 * 1024;
+    const hub = await startCaptureHub({ servers: { fx: everythingServer() }, inspector: { maxMessageBytes: limit } });
+    const client = await connect(hub, 'fx');
+    // A tool result holding JSON as text: in the message every quote of it is escaped (`\"`),
+    // one escape every few bytes — the text the capture must quote again to keep as a string.
+    const items = Array.from({ length: 6000 }, (_, i) => ({ id: i, name: `item-${i}`, path: `C:\\data\\${i}.json` }));
+    const text = JSON.stringify(items);
+    const body = JSON.stringify(toolCall(5, 'echo', { text }));
+    const res = await client.post(body);
+    // The first thing the server sends is the answer: one JSON body, the server's own text.
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const answer = await res.text();
+    expect((JSON.parse(answer) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text).toBe(text);
+    await hub.settle();
+    const session = await onlySession(hub, 'fx');
+    const events = (await hub.events(session.id)).filter((e) => e.id === 5);
+    expect(events.map((e) => [e.leg, e.direction])).toEqual([
+      ['client', 'to-server'],
+      ['upstream', 'to-server'],
+      ['upstream', 'to-client'],
+      ['client', 'to-client'],
+    ]);
+    const request = events[0]!;
+    expect(request).toMatchObject({ truncated: true, size: Buffer.byteLength(body), message: body.slice(0, limit) });
+    for (const e of events) {
+      expect(e.truncated).toBe(true);
+      expect(typeof e.message).toBe('string');
+      expect((e.message as string).length).toBe(limit);
+    }
+    // The answer's prefix is what the server wrote: it reads as the start of the answer's JSON.
+    expect((events[3]!.message as string).startsWith('{')).toBe(true);
+    expect(answer.startsWith(events[3]!.message as string)).toBe(true);
+
+    // History holds the same prefixes, as JSON strings a reader parses back.
+    await hub.close();
+    const lines = (await Promise.all((await filesUnder(hub.dataDir)).filter((f) => f.endsWith('.jsonl')).map((f) => readFile(f, 'utf8')))).join('').split('\n');
+    const kept = lines.filter((l) => l.includes('"truncated":true')).flatMap((l) => eventsFromLine(l)).filter((e) => e.id === 5);
+    expect(kept.map((e) => e.message)).toEqual(events.map((e) => e.message));
   });
 
   it('drops and counts when the inspector falls behind, and never holds the proxy up', async () => {

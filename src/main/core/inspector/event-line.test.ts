@@ -136,4 +136,28 @@ describe('history lines', () => {
     expect(e.json).toBe(huge);
     expect(eventsFromLine(lastLine(log, e))[0]!.message).toEqual(JSON.parse(huge));
   });
+
+  it('a line over a buffer is written again once, into a buffer sized for it (not doubled from 256 KiB)', () => {
+    const log = new LineLog(false);
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 2, result: { text: 'a'.repeat(1_200_000) } });
+    const e = new StoredEvent(31, ref, T0, routeOf('upstream', 'to-client', 'server', 'response'));
+    e.id = 2;
+    e.size = big.length;
+    writeEventLine(log, e, big, 'ascii');
+    expect(e.json).toBe(big);
+    // Doubling would have made 512 KiB, 1 MiB, then 2 MiB buffers; the line asked for what it needs.
+    expect(log.chunk.length).toBeLessThan(big.length + 1024);
+    expect(log.chunk.length).toBeGreaterThanOrEqual(e.logBytes);
+
+    // A prefix kept as a JSON string: its escapes are counted when it does not fit, so it gets what it needs, too.
+    const prefix = `${'"q\\'.repeat(100_000)}${'b'.repeat(300_000)}`;
+    const cut = new StoredEvent(32, ref, T0, routeOf('upstream', 'to-client', 'server', 'response'));
+    cut.id = 3;
+    cut.size = 9_000_000;
+    cut.truncated = true;
+    writeEventLine(log, cut, prefix, 'quote');
+    expect(JSON.parse(cut.json!)).toBe(prefix);
+    expect(log.chunk.length).toBeLessThan(JSON.stringify(prefix).length + 1024);
+    expect(eventsFromLine(lastLine(log, cut))[0]!.message).toBe(prefix);
+  });
 });

@@ -8,6 +8,7 @@
  * - One leg as the API's JSON (`legJson`), for live subscribers only.
  */
 import type { CaptureEvent, ExchangeStatus, ExchangeSummary } from '../../../shared/api/inspector-contract.js';
+import type { TextForm } from '../traffic/message-text.js';
 import type { LineLog } from './line-log.js';
 import { timingOf, writeTiming } from './timing-line.js';
 import { otherLeg, ROUTES, TWIN_COMPLETES, type CapturedLeg, type StoredEvent } from './stored-event.js';
@@ -231,12 +232,19 @@ export function expandExchange(c: CompactExchange, leg: { seq: number; session: 
   return x;
 }
 
+/** A message's kept text, as its form says (traffic/message-text.ts). */
+function writeText(log: LineLog, text: string, form: TextForm): void {
+  if (form === 'ascii') log.ascii(text);
+  else if (form === 'quote') log.asciiQuoted(text);
+  else log.utf8(text);
+}
+
 /**
- * Writes an event's history line into the log, the message (`json`, already redacted; `ascii`
- * when known to be) last, and records where the message is (`data`, `start`, `end`) and the
+ * Writes an event's history line into the log, the message (`json`, already redacted, in its
+ * `form`) last, and records where the message is (`data`, `start`, `end`) and the
  * line's size.
  */
-export function writeEventLine(log: LineLog, e: StoredEvent, json: string | undefined, ascii = false): void {
+export function writeEventLine(log: LineLog, e: StoredEvent, json: string | undefined, form: TextForm = 'utf8'): void {
   for (;;) {
     log.begin();
     const from = log.pos;
@@ -270,8 +278,7 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
     if (json !== undefined) {
       log.bytes(MESSAGE);
       e.start = log.pos;
-      if (ascii) log.ascii(json);
-      else log.utf8(json);
+      writeText(log, json, form);
       e.end = log.pos;
     }
     log.byte(CLOSE);
@@ -289,12 +296,11 @@ export function writeEventLine(log: LineLog, e: StoredEvent, json: string | unde
 }
 
 /** Without history: only the message goes into the log (memory reads it from there). */
-export function writeMessage(log: LineLog, e: StoredEvent, json: string, ascii = false): void {
+export function writeMessage(log: LineLog, e: StoredEvent, json: string, form: TextForm = 'utf8'): void {
   for (;;) {
     log.begin();
     e.start = log.pos;
-    if (ascii) log.ascii(json);
-    else log.utf8(json);
+    writeText(log, json, form);
     e.end = log.pos;
     if (!log.overflow) {
       log.end();

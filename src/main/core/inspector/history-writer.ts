@@ -15,6 +15,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log/logger.js';
+import type { TextForm } from '../traffic/message-text.js';
 import { writeEventLine } from './event-line.js';
 import { historyFileName, listHistoryFiles } from './history-read.js';
 import type { LineLog } from './line-log.js';
@@ -72,10 +73,10 @@ export class HistoryWriter {
    * next batch. A new file starts only before an event line. The line is written even when it
    * is dropped from the disk: memory reads the message from it.
    */
-  addEvent(e: StoredEvent, json: string | undefined, ascii = false): void {
+  addEvent(e: StoredEvent, json: string | undefined, form: TextForm = 'utf8'): void {
     const keep = this.room();
     if (keep && (!this.stream || this.currentSize >= this.limits.historyFileBytes)) this.rotate(e.seq);
-    writeEventLine(this.pending, e, json, ascii);
+    writeEventLine(this.pending, e, json, form);
     if (!keep) {
       this.pending.discard();
       return;

@@ -9,6 +9,7 @@ import type { CaptureHttp, ExchangeSummary } from '../../../shared/api/inspector
 import type { Logger } from '../log/logger.js';
 import type { CaptureQueue } from '../traffic/capture-tap.js';
 import type { CapturedMessage, TrafficSink } from '../traffic/captured-message.js';
+import type { TextForm } from '../traffic/message-text.js';
 import type { Redactor } from '../traffic/redactor.js';
 import { Traffic } from '../traffic/traffic.js';
 import type { TrafficSession } from '../traffic/traffic-session.js';
@@ -191,7 +192,7 @@ export class Inspector implements TrafficSink {
       if (m.twinCompletes) e.flags |= TWIN_COMPLETES;
     }
     if (m.completed !== undefined) e.completed = m.completed;
-    this.store(record, e, text.json, text.ascii, false, m.learned);
+    this.store(record, e, text.text, text.form, false, m.learned);
   }
 
   stderr(session: TrafficSession, seq: number, time: number, line: string): void {
@@ -215,7 +216,7 @@ export class Inspector implements TrafficSink {
     e.text = text;
     // The pipeline hands over a fresh list that nothing else keeps.
     if (completed !== undefined) e.completed = completed as ExchangeSummary[];
-    this.store(record, e, undefined, false, true);
+    this.store(record, e, undefined, 'utf8', true);
     if (session.endedAt !== undefined) this.memory.retireIfDone(record);
   }
 
@@ -225,14 +226,14 @@ export class Inspector implements TrafficSink {
    * the session as it stands after it, and the session's line follows it on disk, as it does
    * after an event the session learned from (`learned`).
    */
-  private store(record: SessionRecord, e: StoredEvent, json: string | undefined, ascii = false, withInfo = false, learned = false): void {
+  private store(record: SessionRecord, e: StoredEvent, json: string | undefined, form: TextForm = 'utf8', withInfo = false, learned = false): void {
     this.seq = e.lastSeq;
     if (withInfo) {
       record.note(e);
       e.sessionInfo = record.summary(true);
     }
-    if (this.writer) this.writer.addEvent(e, json, ascii);
-    else if (json !== undefined) writeMessage(this.lines, e, json, ascii);
+    if (this.writer) this.writer.addEvent(e, json, form);
+    else if (json !== undefined) writeMessage(this.lines, e, json, form);
     this.lines.mark(e.lastSeq);
     if (!withInfo) record.note(e);
     this.memory.add(record, e);

@@ -17,6 +17,8 @@
  * 256 KiB made V8 count that much more external memory each time, and a full collection of the
  * heap followed every few dozen megabytes of traffic.
  */
+import { quoteAsciiInto } from '../lib/json-quote.js';
+
 const CHUNK = 256 * 1024;
 /** Spare buffers kept for reuse. */
 const MAX_FREE = 4;
@@ -58,6 +60,12 @@ export class LineLog {
   private lineStart = 0;
   /** The size of the buffer a line that overflowed gets next. */
   private nextSize = CHUNK;
+  /**
+   * Bytes the writes of this line that did not fit would have taken: its retry then gets a buffer
+   * that fits at once (a 1 MiB message made four buffers, doubling from 256 KiB, and was written
+   * four times).
+   */
+  private missing = 0;
   /** Bytes of `chunk` from here on are not yet taken for the disk. */
   private pendingStart = 0;
   private done: Buffer[] = [];
@@ -100,6 +108,7 @@ export class LineLog {
   begin(): void {
     this.lineStart = this.pos;
     this.overflow = false;
+    this.missing = 0;
   }
 
   /**
@@ -107,8 +116,10 @@ export class LineLog {
    * did not fit (a line larger than CHUNK gets a buffer of its own); the caller writes it again.
    */
   retry(): void {
+    // What the line took, what did not fit, and room for what closes it after its message.
+    const want = this.pos - this.lineStart + this.missing + 64;
     this.pos = this.lineStart;
-    const size = Math.max(CHUNK, this.nextSize);
+    const size = Math.max(CHUNK, this.nextSize, want);
     this.nextSize = size * 2;
     this.cut(size);
     this.begin();
@@ -124,8 +135,9 @@ export class LineLog {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (text.length * 3 > this.chunk.length - this.pos) {
       // It may still fit: measure before giving up (long messages, mostly ASCII).
-      if (text.length > this.chunk.length - this.pos || Buffer.byteLength(text) > this.chunk.length - this.pos) {
-        this.overflow = true;
+      const size = Buffer.byteLength(text);
+      if (size > this.chunk.length - this.pos) {
+        this.fail(size);
         return;
       }
     }
@@ -138,7 +150,7 @@ export class LineLog {
     const chunk = this.chunk;
     const pos = this.pos;
     if (n > chunk.length - pos) {
-      this.overflow = true;
+      this.fail(n);
       return;
     }
     // Short pieces by hand; longer ones with TypedArray#set (a native call, and Buffer#copy's
@@ -154,16 +166,32 @@ export class LineLog {
    */
   ascii(text: string): void {
     if (text.length > this.chunk.length - this.pos) {
-      this.overflow = true;
+      this.fail(text.length);
       return;
     }
     this.pos += latin1Write.call(this.chunk, text, this.pos, text.length);
   }
 
+  /**
+   * `JSON.stringify(text)` for ASCII text without control characters (a large message's prefix,
+   * kept as a JSON string), escaped straight into the buffer (lib/json-quote.ts).
+   */
+  asciiQuoted(text: string): void {
+    const end = quoteAsciiInto(text, this.chunk, this.pos);
+    if (end < 0) this.fail(-end);
+    else this.pos = end;
+  }
+
+  /** A write of `bytes` did not fit: the line is written again (`retry`), in a buffer with room for it. */
+  private fail(bytes: number): void {
+    this.overflow = true;
+    this.missing += bytes;
+  }
+
   /** One ASCII character by its code. */
   byte(code: number): void {
     if (this.pos >= this.chunk.length) {
-      this.overflow = true;
+      this.fail(1);
       return;
     }
     this.chunk[this.pos++] = code;
@@ -212,7 +240,7 @@ export class LineLog {
     const buf = this.chunk;
     const p = this.pos;
     if (10 > buf.length - p) {
-      this.overflow = true;
+      this.fail(10);
       return;
     }
     let x = low | 0;
@@ -279,7 +307,7 @@ export class LineLog {
     for (let x = n; x >= 10; x = (x / 10) | 0) len++;
     if (len < width) len = width;
     if (len > this.chunk.length - this.pos) {
-      this.overflow = true;
+      this.fail(len);
       return;
     }
     const buf = this.chunk;

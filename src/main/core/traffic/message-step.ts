@@ -12,7 +12,7 @@ import type { BridgedDetail, TapItem } from './capture-tap.js';
 import { internMethod, otherLeg, type CapturedMessage, type MessageKind } from './captured-message.js';
 import type { TrackedExchange } from './exchange.js';
 import { clientHttp } from './http-capture.js';
-import { messageText, type MessageText } from './message-text.js';
+import { jsonOf, messageText, type MessageText } from './message-text.js';
 import type { Completion } from './observed-exchange.js';
 import { epochMs } from './clock.js';
 import type { Traffic } from './traffic.js';
@@ -29,7 +29,7 @@ function lowerCaseNames(headers: Readonly<Record<string, string>>): Record<strin
 }
 
 function newText(): MessageText {
-  return { json: '', size: 0, truncated: false, ascii: false };
+  return { text: '', form: 'utf8', size: 0, truncated: false };
 }
 
 function newInput(text: MessageText): CapturedMessage {
@@ -50,7 +50,7 @@ export class MessageStep {
   private raw = '';
   private textReady = false;
   /** The redacted text of the message being processed, for the session to learn from (made once). */
-  private readonly json = (): string => this.redacted().json;
+  private readonly json = (): string => jsonOf(this.redacted());
 
   constructor(private readonly traffic: Traffic) {}
 
@@ -163,6 +163,6 @@ export class MessageStep {
 
   /** A value (a request's params, an answer's result) as redacted JSON text, cut as a stored message is. */
   redactedText(value: unknown): string {
-    return messageText(stringifyOrUndefined(value) ?? TOO_DEEP, this.traffic.redactor, this.traffic.limits.maxMessageBytes, this.spare).json;
+    return jsonOf(messageText(stringifyOrUndefined(value) ?? TOO_DEEP, this.traffic.redactor, this.traffic.limits.maxMessageBytes, this.spare));
   }
 }
