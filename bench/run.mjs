@@ -79,6 +79,7 @@ const HEADLINE = /** @type {Record<string, string>} */ ({
   latency: 'p50',
   throughput: 'callsPerSec',
   blob: 'mibPerSec',
+  'blob-json': 'mibPerSec',
   sessions: 'perSec',
 });
 
@@ -224,8 +225,8 @@ async function main() {
                 ? await latencyWorkload(running, CFG)
                 : w === 'throughput'
                   ? await throughputWorkload(running, CFG)
-                  : w === 'blob'
-                    ? await blobWorkload(running, CFG)
+                  : w === 'blob' || w === 'blob-json'
+                    ? await blobWorkload(running, CFG, w === 'blob-json')
                     : await sessionsWorkload(running, CFG);
             figures.foreignCpuPct = foreignCpuPct(cpu0, cpuSnapshot());
             const byWorkload = (perRound[t.id] ??= {});

@@ -5,7 +5,9 @@
  * the official SDK v2 `McpServer` with two tools.
  *
  *   echo {text}  → a text content block with the same text
- *   blob {bytes} → a text content block of exactly `bytes` ASCII characters
+ *   blob {bytes, json?} → a text content block of exactly `bytes` ASCII characters: `x`s, or
+ *                         (`json: true`) JSON text, as a tool that returns data as text writes it
+ *                         (in the message every quote of it is escaped: one escape every few bytes)
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -16,14 +18,28 @@ const MAX_BLOB = 16 * 1024 * 1024;
 /** @type {Map<number, string>} */
 const blobs = new Map();
 
-/** @param {number} bytes */
-function blobOf(bytes) {
-  let text = blobs.get(bytes);
+/** @param {number} bytes @param {boolean} json */
+function blobOf(bytes, json) {
+  const key = json ? -bytes - 1 : bytes;
+  let text = blobs.get(key);
   if (text === undefined) {
-    text = 'x'.repeat(bytes);
-    blobs.set(bytes, text);
+    text = json ? jsonText(bytes) : 'x'.repeat(bytes);
+    blobs.set(key, text);
   }
   return text;
+}
+
+/** JSON text of records, cut to exactly `bytes` characters (a cut is still text). @param {number} bytes */
+function jsonText(bytes) {
+  /** @type {string[]} */
+  const parts = [];
+  let size = 0;
+  for (let i = 0; size <= bytes; i++) {
+    const part = JSON.stringify({ id: i, name: `item-${i}`, path: `/data/items/${i}.json`, ok: i % 2 === 0, tags: ['a', 'b'] });
+    parts.push(part);
+    size += part.length + 1;
+  }
+  return `[${parts.join(',')}]`.slice(0, bytes);
 }
 
 export function createEchoServer() {
@@ -37,9 +53,9 @@ export function createEchoServer() {
     'blob',
     {
       description: 'Returns a text of the given size in bytes',
-      inputSchema: z.object({ bytes: z.number().int().min(0).max(MAX_BLOB) }),
+      inputSchema: z.object({ bytes: z.number().int().min(0).max(MAX_BLOB), json: z.boolean().optional() }),
     },
-    async ({ bytes }) => ({ content: [{ type: 'text', text: blobOf(bytes) }] }),
+    async ({ bytes, json }) => ({ content: [{ type: 'text', text: blobOf(bytes, json === true) }] }),
   );
   return server;
 }

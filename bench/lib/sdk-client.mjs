@@ -85,10 +85,10 @@ export async function echo(client, text) {
   if (got !== text) throw new Error(`echo returned ${JSON.stringify(res).slice(0, 200)}`);
 }
 
-/** @param {Client} client @param {number} bytes */
-export async function blob(client, bytes) {
+/** @param {Client} client @param {number} bytes @param {boolean} [json] JSON text rather than `x`s */
+export async function blob(client, bytes, json = false) {
   const res = await client.callTool(
-    { name: 'blob', arguments: { bytes } },
+    { name: 'blob', arguments: json ? { bytes, json } : { bytes } },
     { timeout: CALL_TIMEOUT_MS },
   );
   const got = /** @type {any} */ (res).content?.[0]?.text;

@@ -159,8 +159,8 @@ export function workloadTables(run) {
       );
     }
   }
-  if (workloads.includes('blob')) {
-    lines.push(`\n### 1 MiB results (1 session, ${cfg.blobN} sequential calls of blob 1 MiB)\n`);
+  const blobTable = (/** @type {'blob' | 'blob-json'} */ w, /** @type {string} */ what) => {
+    lines.push(`\n### 1 MiB results${what} (1 session, ${cfg.blobN} sequential calls of ${w} 1 MiB)\n`);
     lines.push(
       table(
         [
@@ -173,10 +173,10 @@ export function workloadTables(run) {
           'server/gateway',
           'stdio children',
         ],
-        idsFor('blob').map((id) => {
+        idsFor(w).map((id) => {
           const row = results[id];
-          const x = row.blob;
-          const s = status(row, 'blob');
+          const x = row[w];
+          const s = status(row, w);
           const c = x?.cpuMsPerCall ?? {};
           return s
             ? [row.label, s, '', '', '', '', '', '']
@@ -185,7 +185,7 @@ export function workloadTables(run) {
                 `${x.calls}${cap(x)}`,
                 x.mibPerSec,
                 x.p50,
-                ratio(x.mibPerSec, floorOf(id)?.blob?.mibPerSec),
+                ratio(x.mibPerSec, floorOf(id)?.[w]?.mibPerSec),
                 c.client ?? '?',
                 c.server ?? '–',
                 c.children ?? '–',
@@ -193,7 +193,9 @@ export function workloadTables(run) {
         }),
       ),
     );
-  }
+  };
+  if (workloads.includes('blob')) blobTable('blob', '');
+  if (workloads.includes('blob-json')) blobTable('blob-json', ' of JSON as text');
   if (workloads.includes('sessions')) {
     lines.push(
       `\n### Session open + close rate (sequential; initialize + initialized, then DELETE; up to ${cfg.sessN} or ${cfg.sessMaxMs / 1000} s)\n`,

@@ -78,7 +78,7 @@ export function targets(peers, baselineDir) {
     {
       id: 'hub-nocapture',
       label: 'patchbay hub, per-session child, inspector capture off (diagnostic)',
-      workloads: ['latency', 'throughput', 'blob'],
+      workloads: ['latency', 'throughput', 'blob', 'blob-json'],
       start: startHub({ shared: false, inspector: { enabled: false } }),
     },
     {
@@ -185,7 +185,7 @@ function baselineTargets(dir) {
     {
       id: 'base-nocapture',
       label: 'baseline build, per-session child, capture off (diagnostic)',
-      workloads: ['latency', 'throughput', 'blob'],
+      workloads: ['latency', 'throughput', 'blob', 'blob-json'],
       start: startHub({ shared: false, inspector: { enabled: false }, build }),
     },
   ];

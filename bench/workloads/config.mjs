@@ -1,7 +1,7 @@
 // @ts-check
 /** The workloads of bench/run.mjs by name, and their counts and time caps. */
 
-export const WORKLOADS = ['latency', 'throughput', 'blob', 'sessions', 'memory', 'burst', 'relay'];
+export const WORKLOADS = ['latency', 'throughput', 'blob', 'blob-json', 'sessions', 'memory', 'burst', 'relay'];
 /** Workloads run once per run, after the per-target ones (not against each target). */
 export const ONCE = ['memory', 'burst', 'relay'];
 

@@ -95,17 +95,18 @@ export class Intake {
       if (!body.drained) res.once('finish', () => req.socket.destroy());
       return undefined;
     }
-    // Before anything parses it: a body this deep would overflow whatever walks it later (P7's
-    // "never a hang": without this, a deep message on a re-serialized path got no answer at all).
-    if (exceedsDepth(body.text)) {
-      sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, cors);
-      return undefined;
-    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.text);
     } catch (err) {
       sendError(res, 400, ErrorCode.ParseError, `Parse error: ${(err as Error).message}`, cors);
+      return undefined;
+    }
+    // Before anything walks it: a body this deep would overflow whatever walks it later (P7's
+    // "never a hang": without this, a deep message on a re-serialized path got no answer at all).
+    // JSON.parse itself takes any depth.
+    if (exceedsDepth(parsed, body.text.length)) {
+      sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, cors);
       return undefined;
     }
     const batch = Array.isArray(parsed);

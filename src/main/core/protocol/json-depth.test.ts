@@ -2,31 +2,38 @@ import { describe, expect, it } from 'vitest';
 import { exceedsDepth, MAX_JSON_DEPTH, stringifyOrUndefined } from './json-depth.js';
 
 const nested = (depth: number, open = '[', close = ']'): string => open.repeat(depth) + close.repeat(depth);
+/** Parsed, with the length of its text: as the hub checks what it read. */
+const deep = (text: string, max?: number): boolean => exceedsDepth(JSON.parse(text), text.length, max);
 
 describe('exceedsDepth', () => {
   it('counts arrays and objects, up to and past the bound', () => {
-    expect(exceedsDepth(nested(MAX_JSON_DEPTH))).toBe(false);
-    expect(exceedsDepth(nested(MAX_JSON_DEPTH + 1))).toBe(true);
-    expect(exceedsDepth('{"a":'.repeat(MAX_JSON_DEPTH + 1) + '1' + '}'.repeat(MAX_JSON_DEPTH + 1))).toBe(true);
-    expect(exceedsDepth(nested(6000))).toBe(true);
+    expect(deep(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(deep(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    expect(deep('{"a":'.repeat(MAX_JSON_DEPTH + 1) + '1' + '}'.repeat(MAX_JSON_DEPTH + 1))).toBe(true);
+    expect(deep('{"a":'.repeat(MAX_JSON_DEPTH) + '1' + '}'.repeat(MAX_JSON_DEPTH))).toBe(false);
+    // Far deeper than any stack: JSON.parse takes it, the walk stops at the bound.
+    expect(deep(nested(1_000_000))).toBe(true);
   });
 
-  it('does not count brackets inside strings, escaped quotes included', () => {
-    const inString = JSON.stringify({ text: '['.repeat(5000) + '\\"' + '{'.repeat(5000) });
-    expect(exceedsDepth(inString)).toBe(false);
-    // An escaped backslash before a quote ends the string; the brackets after it count.
-    const afterString = `["x\\\\",${nested(MAX_JSON_DEPTH + 5)}]`;
-    expect(exceedsDepth(afterString)).toBe(true);
+  it('brackets inside strings are text, escaped quotes included', () => {
+    expect(deep(JSON.stringify({ text: '['.repeat(5000) + '\\"' + '{'.repeat(5000) }))).toBe(false);
+    expect(deep(`["x\\\\",${nested(MAX_JSON_DEPTH + 5)}]`)).toBe(true);
+    // A tool result holding deep JSON as text is one string.
+    expect(deep(JSON.stringify({ result: { content: [{ type: 'text', text: nested(10_000) }] } }))).toBe(false);
   });
 
-  it('siblings do not add up: depth, not count', () => {
-    const wide = `[${Array.from({ length: 5000 }, () => '[[1]]').join(',')}]`;
-    expect(exceedsDepth(wide)).toBe(false);
+  it('siblings do not add up: depth, not count; the deep one may be the last of many', () => {
+    expect(deep(`[${Array.from({ length: 5000 }, () => '[[1]]').join(',')}]`)).toBe(false);
+    expect(deep(`{${Array.from({ length: 300 }, (_, i) => `"k${i}":{"a":[1]}`).join(',')},"last":${nested(MAX_JSON_DEPTH)}}`)).toBe(true);
   });
 
-  it('short text is never deep enough to matter', () => {
-    expect(exceedsDepth('[[[[[', 10)).toBe(false);
-    expect(exceedsDepth('[[[[[[[[[[[', 10)).toBe(true);
+  it('short text is never deep enough to matter, and is not walked', () => {
+    expect(deep('[[[[[]]]]]', 10)).toBe(false);
+    expect(deep('[[[[[[[[[[[]]]]]]]]]]]', 10)).toBe(true);
+    // The text's length decides whether to walk: a short text is not looked at at all.
+    expect(exceedsDepth(JSON.parse(nested(20)), 10, 10)).toBe(false);
+    expect(exceedsDepth('a string', 10_000)).toBe(false);
+    expect(exceedsDepth(null, 10_000)).toBe(false);
   });
 });
 

@@ -46,8 +46,9 @@ export class MessageStep {
   private readonly spare = newText();
   private readonly first = newInput(this.text);
   private readonly second = newInput(this.text);
-  /** The message being processed, and whether `text` holds its redacted text yet. */
+  /** The message being processed (its text, and it parsed), and whether `text` holds its redacted text yet. */
   private raw = '';
+  private value: unknown = undefined;
   private textReady = false;
   /** The redacted text of the message being processed, for the session to learn from (made once). */
   private readonly json = (): string => jsonOf(this.redacted());
@@ -70,6 +71,7 @@ export class MessageStep {
     const direction = item.toServer ? 'to-server' : 'to-client';
     const seq = traffic.nextSeq();
     this.raw = item.raw ?? stringifyOrUndefined(m) ?? TOO_DEEP;
+    this.value = m;
     this.textReady = false;
     const size = storing ? this.redacted().size : Buffer.byteLength(this.raw);
     let http: CaptureHttp | undefined;
@@ -155,7 +157,7 @@ export class MessageStep {
   /** The message's redacted text (made on first use). */
   private redacted(): MessageText {
     if (!this.textReady) {
-      messageText(this.raw, this.traffic.redactor, this.traffic.limits.maxMessageBytes, this.text);
+      messageText(this.raw, this.value, this.traffic.redactor, this.traffic.limits.maxMessageBytes, this.text);
       this.textReady = true;
     }
     return this.text;
@@ -163,6 +165,7 @@ export class MessageStep {
 
   /** A value (a request's params, an answer's result) as redacted JSON text, cut as a stored message is. */
   redactedText(value: unknown): string {
-    return jsonOf(messageText(stringifyOrUndefined(value) ?? TOO_DEEP, this.traffic.redactor, this.traffic.limits.maxMessageBytes, this.spare));
+    const raw = stringifyOrUndefined(value);
+    return jsonOf(messageText(raw ?? TOO_DEEP, raw === undefined ? undefined : value, this.traffic.redactor, this.traffic.limits.maxMessageBytes, this.spare));
   }
 }

@@ -25,7 +25,7 @@ describe('messageText', () => {
   it('keeps a truncated prefix a valid JSON string even when the cut splits a surrogate pair', () => {
     const raw = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'a'.repeat(5000) + '😀'.repeat(10) } });
     const cut = raw.indexOf('😀') + 1; // between the two halves of the first emoji
-    const out = messageText(raw, new Redactor(), cut, fresh());
+    const out = messageText(raw, JSON.parse(raw), new Redactor(), cut, fresh());
     expect(out.truncated).toBe(true);
     expect(out.form).not.toBe('quote');
     expect(JSON.parse(jsonOf(out))).toBe(raw.slice(0, cut));
@@ -37,7 +37,7 @@ describe('messageText', () => {
     const raw = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: `${'y'.repeat(6000)} ${secret} "quoted" \\ back` } });
     const redactor = new Redactor();
     redactor.setSource('store', [{ label: 'key', value: secret }]);
-    const out = messageText(raw, redactor, raw.length - 5, fresh());
+    const out = messageText(raw, JSON.parse(raw), redactor, raw.length - 5, fresh());
     expect(out.truncated).toBe(true);
     expect(out.form).toBe('quote');
     const kept = JSON.parse(jsonOf(out)) as string;
@@ -51,14 +51,14 @@ describe('messageText', () => {
     const raw = JSON.stringify({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: JSON.stringify(items) }] } });
     const limit = 1024 * 1024;
     expect(raw.length).toBeGreaterThan(limit);
-    const out = messageText(raw, new Redactor(), limit, fresh());
+    const out = messageText(raw, JSON.parse(raw), new Redactor(), limit, fresh());
     expect(out).toMatchObject({ form: 'quote', truncated: true, size: raw.length });
     expect(written(out)).toBe(JSON.stringify(raw.slice(0, limit)));
   });
 
   it('a prefix with whitespace between tokens (tabs, newlines) is quoted by JSON.stringify, which escapes them', () => {
     const pretty = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'z'.repeat(3000) } }, null, '\t');
-    const out = messageText(pretty, new Redactor(), 2000, fresh());
+    const out = messageText(pretty, JSON.parse(pretty), new Redactor(), 2000, fresh());
     expect(out.form).toBe('ascii');
     expect(out.text).toBe(JSON.stringify(pretty.slice(0, 2000)));
     expect(written(out)).toBe(out.text);
@@ -66,8 +66,8 @@ describe('messageText', () => {
 
   it('a message within the limit is its own JSON text, ASCII or not', () => {
     const raw = '{"jsonrpc":"2.0","id":1,"result":{"text":"plain"}}';
-    expect(messageText(raw, new Redactor(), 1000, fresh())).toMatchObject({ text: raw, form: 'ascii', truncated: false });
+    expect(messageText(raw, JSON.parse(raw), new Redactor(), 1000, fresh())).toMatchObject({ text: raw, form: 'ascii', truncated: false });
     const wide = '{"jsonrpc":"2.0","id":1,"result":{"text":"héllo"}}';
-    expect(messageText(wide, new Redactor(), 1000, fresh())).toMatchObject({ text: wide, form: 'utf8', size: Buffer.byteLength(wide) });
+    expect(messageText(wide, JSON.parse(wide), new Redactor(), 1000, fresh())).toMatchObject({ text: wide, form: 'utf8', size: Buffer.byteLength(wide) });
   });
 });

@@ -31,14 +31,14 @@ export function jsonOf(t: MessageText): string {
 }
 
 /**
- * What the inspector keeps of a message (`raw`: JSON text, as it crossed or as the hub wrote it),
- * into `out`.
+ * What the inspector keeps of a message (`raw`: JSON text, as it crossed or as the hub wrote it;
+ * `value`: the message parsed from it, when there is one), into `out`.
  */
-export function messageText(raw: string, redactor: Redactor, maxBytes: number, out: MessageText): MessageText {
+export function messageText(raw: string, value: unknown, redactor: Redactor, maxBytes: number, out: MessageText): MessageText {
   const size = Buffer.byteLength(raw);
   // Too large, or nested too deep for anything to walk (json-depth.ts): a prefix, as a JSON
   // string — so no later query, export or live subscriber ever has to walk it.
-  if (size > maxBytes || exceedsDepth(raw)) {
+  if (size > maxBytes || exceedsDepth(value, raw.length)) {
     // Cut past the limit by the longest secret, redact, then cut: no secret survives the cut.
     const cut = raw.slice(0, maxBytes + redactor.maxNeedle);
     const redacted = redactor.redact(cut);

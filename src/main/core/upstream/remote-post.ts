@@ -257,7 +257,7 @@ export class RemotePost {
     }
     // The text goes on as one SSE `data:` line and to observers as is: not when it spans lines
     // (pretty-printed JSON) or nests too deep to walk (json-depth.ts); then it is serialized again.
-    const forwardable = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') && !exceedsDepth(raw);
+    const forwardable = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') && !exceedsDepth(value, raw.length);
     this.receive(value as JsonRpcMessage, forwardable ? raw : undefined);
   }
 }

@@ -131,7 +131,7 @@ export class StdioUpstream implements UpstreamConnection {
       return;
     }
     const message = value as JsonRpcMessage;
-    if (exceedsDepth(text)) return this.tooDeep(message);
+    if (exceedsDepth(value, text.length)) return this.tooDeep(message);
     this.onmessage?.(message, text, false);
   }
 
