@@ -72,7 +72,7 @@ export function targets(peers, baselineDir) {
       // `--only sdk-http,hub-remote` shows what the hub's client for remote servers adds.
       id: 'hub-remote',
       label: 'patchbay hub → the SDK Streamable HTTP server as a remote upstream',
-      workloads: ['latency', 'throughput', 'blob', 'sessions'],
+      workloads: ['latency', 'throughput', 'blob', 'blob-json', 'sessions'],
       start: startHub({ shared: false, remote: true }),
     },
     {
@@ -179,7 +179,7 @@ function baselineTargets(dir) {
     {
       id: 'base-remote',
       label: 'baseline build → the SDK Streamable HTTP server as a remote upstream',
-      workloads: ['latency', 'throughput', 'blob', 'sessions'],
+      workloads: ['latency', 'throughput', 'blob', 'blob-json', 'sessions'],
       start: startHub({ shared: false, remote: true, build }),
     },
     {

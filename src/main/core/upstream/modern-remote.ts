@@ -20,6 +20,7 @@ import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { withoutInvalidHeaderTools } from '../protocol/modern.js';
 import { SseParser } from '../protocol/sse-parser.js';
+import { TextChunks } from '../protocol/text-chunks.js';
 import { exchangeOf, maskedHeaders } from './remote-exchange.js';
 import { displayUrl, rpcErrorFor } from './remote-errors.js';
 import type { RemoteFetch } from './remote-fetch.js';
@@ -181,7 +182,7 @@ export class ModernRemoteChannel implements ModernUpstream {
       const restored = this.checked(request, { ...message, id: request.message.id } as JsonRpcResponse);
       handlers.response(restored, stringifyOrUndefined(restored) ?? event.data, { local: false });
     });
-    const decoder = new TextDecoder();
+    const decoder = new TextChunks();
     const reader = stream.getReader();
     try {
       for (;;) {
@@ -190,7 +191,7 @@ export class ModernRemoteChannel implements ModernUpstream {
         // An event's "first byte" mark: the chunk that carried it (protocol/arrival.ts).
         arrival.at = performance.now();
         try {
-          parser.push(decoder.decode(value, { stream: true }));
+          parser.push(decoder.decode(value));
         } finally {
           arrival.at = -1;
         }

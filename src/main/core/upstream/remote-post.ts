@@ -36,6 +36,7 @@ import type { Logger } from '../log/logger.js';
 import { exceedsDepth } from '../protocol/json-depth.js';
 import { classify, isRequest, type JsonRpcMessage } from '../protocol/json-rpc.js';
 import { SseParser } from '../protocol/sse-parser.js';
+import { TextChunks } from '../protocol/text-chunks.js';
 import type { Dispatcher } from 'undici';
 import type { RemoteFetch, RemoteRequestInit } from './remote-fetch.js';
 
@@ -218,13 +219,13 @@ export class RemotePost {
       if (classify(value) === 'response') answered = true;
       this.deliver(value, event.data);
     });
-    const decoder = new TextDecoder();
+    const decoder = new TextChunks();
     try {
       for await (const chunk of res.chunks()) {
         // An event's "first byte" mark: the chunk that carried it (protocol/arrival.ts).
         arrival.at = performance.now();
         try {
-          parser.push(decoder.decode(chunk, { stream: true }));
+          parser.push(decoder.decode(chunk));
         } finally {
           arrival.at = -1;
         }
