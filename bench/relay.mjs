@@ -42,6 +42,7 @@ import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cpuSnapshot, foreignCpuPct, killAllSync, startProcess, stopProcess } from './lib/proc.mjs';
+import { liftAbortListenerLimit } from './lib/sdk-client.mjs';
 import { beside, exitSummary, exitText, fmt, formatChecks, judge, judgeExit, table } from './lib/targets.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
@@ -314,7 +315,10 @@ async function coldStart(t, runs) {
 async function latency(t, calls, warmup) {
   const client = new Client({ name: 'bench-relay', version: '1.0.0' });
   try {
-    await withTimeout(client.connect(t.transport()), ANSWER_TIMEOUT_MS, 'initialize');
+    const transport = t.transport();
+    await withTimeout(client.connect(transport), ANSWER_TIMEOUT_MS, 'initialize');
+    // The warm-up's thousands of calls on one HTTP session (lib/sdk-client.mjs says why).
+    liftAbortListenerLimit(transport);
     for (let i = 0; i < warmup; i++) await client.callTool({ name: 'echo', arguments: { text: 'warm' } }, { timeout: ANSWER_TIMEOUT_MS });
     /** @type {number[]} */
     const samples = [];

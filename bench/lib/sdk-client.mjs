@@ -8,6 +8,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { setMaxListeners } from 'node:events';
 
 export const CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * The SDK client (2.4.0) adds an abort listener to its HTTP transport's signal for every POST and
+ * removes it only on abort: a few thousand calls on one session pass Node's 1,500-listener
+ * warning (the same for every target; a closure per call, freed with the session). Call after
+ * `connect` (the signal is made there); a transport without one (stdio) is left alone.
+ * @param {unknown} transport
+ */
+export function liftAbortListenerLimit(transport) {
+  const signal = /** @type {{ _abortController?: AbortController }} */ (transport)._abortController?.signal;
+  if (signal) setMaxListeners(0, signal);
+}
 const CONNECT_TIMEOUT_MS = 30_000;
 
 let errors = 0;
@@ -55,11 +67,7 @@ export async function openSession(r) {
     await client.close().catch(() => {});
     throw err;
   }
-  // The SDK client (2.4.0) adds an abort listener to its transport's signal for every POST and
-  // removes it only on abort: a few thousand calls on one session pass Node's 1,500-listener
-  // warning (the same for every target; a closure per call, freed with the session).
-  const signal = /** @type {{ _abortController?: AbortController }} */ (/** @type {unknown} */ (transport))._abortController?.signal;
-  if (signal) setMaxListeners(0, signal);
+  liftAbortListenerLimit(transport);
   return {
     client,
     async close() {
