@@ -46,7 +46,7 @@ export class MessageStep {
   private readonly spare = newText();
   private readonly first = newInput(this.text);
   private readonly second = newInput(this.text);
-  /** The message being processed (its text, and it parsed), and whether `text` holds its redacted text yet. */
+  /** The message being processed (its text, and the message parsed), and whether `text` holds its redacted text yet. */
   private raw = '';
   private value: unknown = undefined;
   private textReady = false;
