@@ -26,6 +26,8 @@ function answerText(id: unknown, text: string): string {
 
 /** A 50 MB answer's text (PROTOCOL: large messages pass whole). */
 const BIG = 'x'.repeat(50 * 1024 * 1024);
+/** ASCII for a few chunks, then 2-, 3- and 4-byte characters (what a decoding shortcut for ASCII must hand over). */
+const WIDE = `${'x'.repeat(200_000)}${'é☃😀'.repeat(30_000)}`;
 
 interface MiniServer {
   url: string;
@@ -65,6 +67,19 @@ async function startMiniServer(): Promise<MiniServer> {
       sockets.add(req.socket);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const text = message.params?.arguments?.text ?? '';
+      if (text === 'wide') {
+        // Written in pieces cut inside multi-byte characters, each flushed apart from the next.
+        const bytes = Buffer.from(`event: message\ndata: ${answerText(message.id, WIDE)}\n\n`);
+        const cuts = [65_536, 131_072, 200_101, 200_102, 250_003, 300_001, bytes.length];
+        let from = 0;
+        const next = (): void => {
+          const to = cuts.shift()!;
+          const last = to === bytes.length;
+          res.write(bytes.subarray(from, to), () => (last ? res.end() : setImmediate(next)));
+          from = to;
+        };
+        return next();
+      }
       const answer = (): void => void res.end(`event: message\ndata: ${answerText(message.id, text === 'big' ? BIG : text)}\n\n`);
       if (text === 'sample') {
         // A server request in the middle of the call, on its stream; the answer waits for the client's.
@@ -168,6 +183,16 @@ describe('a remote upstream POSTs its requests itself (issue 27)', () => {
     expect(raw.length).toBe(answerText(9, BIG).length);
     expect(raw === answerText(9, BIG)).toBe(true);
     expect((message as { result?: { content?: Array<{ text?: string }> } }).result?.content?.[0]?.text?.length).toBe(BIG.length);
+  });
+
+  it('an answer that turns from ASCII to multi-byte characters after a few chunks, cut inside characters, arrives as written', async () => {
+    const server = await startMiniServer();
+    const { upstream, next } = await connected(server);
+    const answered = next(10);
+    upstream.send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'echo', arguments: { text: 'wide' } } });
+    const { message, raw } = await answered;
+    expect(raw === answerText(10, WIDE)).toBe(true);
+    expect((message as { result?: { content?: Array<{ text?: string }> } }).result?.content?.[0]?.text === WIDE).toBe(true);
   });
 
   it('a server request in the middle of a call reaches the client, and the call is answered after the client answers it', async () => {
