@@ -69,6 +69,11 @@ test('failed tools are errors everywhere; calls are named, live, nested, searcha
     await expect(sessions.rows('tools/call')).toHaveCount(2);
     await ui.getByTestId('target-filter').selectOption('');
     await ui.getByTestId('sort-latency').click();
+    // The selected row (read_secret, clicked above) is kept in view as the order changes, so the
+    // virtualized list may now be scrolled down, its first rows not rendered: read it from the top.
+    await sessions.timeline().evaluate((el) => {
+      el.scrollTop = 0;
+    });
     await expect(sessions.rows().first().getByTestId('row-target')).toHaveText('long_task');
     await ui.getByTestId('sort-latency').click();
     await ui.getByTestId('sort-latency').click();
