@@ -21,6 +21,7 @@ import { DEFAULT_REPLY_HOLD_MS } from './http-reply.js';
 import { legacySseRoutes } from './legacy-sse-endpoint.js';
 import { ModernClients } from './modern-clients.js';
 import type { ModernUpstream } from '../upstream/modern-upstream.js';
+import type { ClientIdentity } from '../upstream/upstream.js';
 import type { ModernCallRun } from './modern-call.js';
 import type { SessionObserver } from './observer.js';
 import { ParamHeaderIndex } from './param-headers.js';
@@ -288,6 +289,8 @@ export class Hub {
    */
   private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string, client?: string, via?: 'relay'): SessionHost {
     const observer = this.options.observer;
+    // Who the client is, for what a check reports; its name comes with its initialize.
+    const identity: ClientIdentity = { transport: clientTransport, ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}) };
     return {
       watch: (session) =>
         observer?.sessionOpened({
@@ -300,12 +303,7 @@ export class Hub {
           ...(via !== undefined ? { via } : {}),
           ...(session.id !== '' ? { mcpSessionId: session.id } : {}),
         }),
-      connect: (session) =>
-        server.connect({
-          ...this.reach(server, session, client),
-          // Read when a check reports (the client's name comes with its initialize).
-          who: () => ({ transport: clientTransport, ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}), ...(session.clientName !== undefined ? { name: session.clientName } : {}) }),
-        }),
+      connect: (session) => server.connect({ ...this.reach(server, session, client), who: () => (session.clientName === undefined ? identity : { ...identity, name: session.clientName }) }),
       // A profile's aggregate makes the CLIENT spans itself, one per member reached.
       ...(this.options.tracer ? { tracing: { tracer: this.options.tracer, clientSpan: server.transportLabel !== 'profile' } } : {}),
       requestTimeoutMs: server.requestTimeoutMs ?? this.options.requestTimeoutMs,
