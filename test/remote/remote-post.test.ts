@@ -102,13 +102,20 @@ async function startMiniServer(): Promise<MiniServer> {
 }
 
 /** A remote upstream to the mini server, initialized; every message it forwards is collected with its text. */
-async function connected(server: MiniServer): Promise<{ upstream: RemoteUpstream; received: Array<{ message: JsonRpcMessage; raw: string }>; exchanges: UpstreamHttpExchange[]; next(id: number | string): Promise<{ message: JsonRpcMessage; raw: string }> }> {
+type Answer = { message: JsonRpcMessage; raw: string };
+
+/** The text of an echo answer. */
+function echoed(message: JsonRpcMessage): string | undefined {
+  return (message as { result?: { content?: Array<{ text?: string }> } }).result?.content?.[0]?.text;
+}
+
+async function connected(server: MiniServer): Promise<{ upstream: RemoteUpstream; received: Answer[]; exchanges: UpstreamHttpExchange[]; next(id: number | string): Promise<Answer>; echo(id: number, text: string): Promise<Answer> }> {
   const config = { url: server.url };
   const upstream = createRemoteUpstream('mini', config, config, { fetch: createRemoteFetch({}), logger: createLogger('test') });
   onCleanup(() => upstream.close());
-  const received: Array<{ message: JsonRpcMessage; raw: string }> = [];
+  const received: Answer[] = [];
   const exchanges: UpstreamHttpExchange[] = [];
-  const waiters = new Map<unknown, (m: { message: JsonRpcMessage; raw: string }) => void>();
+  const waiters = new Map<unknown, (m: Answer) => void>();
   upstream.onmessage = (message, raw) => {
     const entry = { message: message as JsonRpcMessage, raw };
     received.push(entry);
@@ -117,21 +124,25 @@ async function connected(server: MiniServer): Promise<{ upstream: RemoteUpstream
   upstream.onevent = (event) => {
     if (event.type === 'http') exchanges.push(event.exchange);
   };
-  const next = (id: number | string): Promise<{ message: JsonRpcMessage; raw: string }> => withTimeout(new Promise((resolve) => waiters.set(id, resolve)), 10_000, `the answer to ${id}`);
+  const next = (id: number | string): Promise<Answer> => withTimeout(new Promise((resolve) => waiters.set(id, resolve)), 10_000, `the answer to ${id}`);
   const initialized = next(0);
   upstream.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
   await initialized;
   upstream.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { upstream, received, exchanges, next };
+  /** A tools/call of the mini server's echo, and its answer. */
+  const echo = (id: number, text: string): Promise<Answer> => {
+    const answered = next(id);
+    upstream.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+    return answered;
+  };
+  return { upstream, received, exchanges, next, echo };
 }
 
 describe('a remote upstream POSTs its requests itself (issue 27)', () => {
   it('forwards each answer with the text the server wrote, not serialized again', async () => {
     const server = await startMiniServer();
-    const { upstream, next, exchanges } = await connected(server);
-    const answered = next(1);
-    upstream.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
-    const { message, raw } = await answered;
+    const { echo, exchanges } = await connected(server);
+    const { message, raw } = await echo(1, 'hello');
     expect(raw).toBe(answerText(1, 'hello'));
     expect((message as { result?: { _meta?: unknown } }).result?._meta).toEqual({ name: 'café', weight: 1.5 });
     // The POST is still reported to observers, with its id known without reading the body again.
@@ -140,13 +151,9 @@ describe('a remote upstream POSTs its requests itself (issue 27)', () => {
 
   it('sequential calls reuse kept-alive connections', async () => {
     const server = await startMiniServer();
-    const { upstream, next } = await connected(server);
+    const { echo } = await connected(server);
     const n = 40;
-    for (let id = 1; id <= n; id++) {
-      const answered = next(id);
-      upstream.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `n${id}` } } });
-      expect((await answered).raw).toBe(answerText(id, `n${id}`));
-    }
+    for (let id = 1; id <= n; id++) expect((await echo(id, `n${id}`)).raw).toBe(answerText(id, `n${id}`));
     expect(server.calls()).toBe(n);
     // A connection per call without keep-alive. With it, one, or two when the next call is sent
     // while the last answer's stream is still closing (the answer is forwarded as soon as it is
@@ -176,23 +183,19 @@ describe('a remote upstream POSTs its requests itself (issue 27)', () => {
 
   it('a 50 MB answer arrives whole, with the text the server wrote', async () => {
     const server = await startMiniServer();
-    const { upstream, next } = await connected(server);
-    const answered = next(9);
-    upstream.send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'big' } } });
-    const { message, raw } = await answered;
+    const { echo } = await connected(server);
+    const { message, raw } = await echo(9, 'big');
     expect(raw.length).toBe(answerText(9, BIG).length);
     expect(raw === answerText(9, BIG)).toBe(true);
-    expect((message as { result?: { content?: Array<{ text?: string }> } }).result?.content?.[0]?.text?.length).toBe(BIG.length);
+    expect(echoed(message)?.length).toBe(BIG.length);
   });
 
   it('an answer that turns from ASCII to multi-byte characters after a few chunks, cut inside characters, arrives as written', async () => {
     const server = await startMiniServer();
-    const { upstream, next } = await connected(server);
-    const answered = next(10);
-    upstream.send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'echo', arguments: { text: 'wide' } } });
-    const { message, raw } = await answered;
+    const { echo } = await connected(server);
+    const { message, raw } = await echo(10, 'wide');
     expect(raw === answerText(10, WIDE)).toBe(true);
-    expect((message as { result?: { content?: Array<{ text?: string }> } }).result?.content?.[0]?.text === WIDE).toBe(true);
+    expect(echoed(message) === WIDE).toBe(true);
   });
 
   it('a server request in the middle of a call reaches the client, and the call is answered after the client answers it', async () => {
