@@ -22,6 +22,11 @@ const BACKSLASH = 0x5c;
 /** The copy of the text, reused (kept up to this size; a larger one is made per call). */
 const KEEP_SCRATCH = 4 * 1024 * 1024;
 let scratch = Buffer.allocUnsafeSlow(0);
+/**
+ * The text the scratch holds: a line that did not fit is quoted again at once into a larger
+ * buffer (line-log.ts `retry`), and its text need not be copied twice. Kept as the scratch is.
+ */
+let scratchText: string | undefined;
 
 type Latin1Write = (this: Buffer, text: string, offset: number, length: number) => number;
 const latin1Write: Latin1Write =
@@ -32,6 +37,7 @@ const latin1Write: Latin1Write =
 
 /** `text`'s bytes (ASCII: one per character) in a buffer valid until the next call. */
 function bytesOf(text: string): Buffer {
+  if (text === scratchText) return scratch;
   const n = text.length;
   let buf = scratch;
   if (buf.length < n) {
@@ -39,6 +45,7 @@ function bytesOf(text: string): Buffer {
     if (n <= KEEP_SCRATCH) scratch = buf;
   }
   latin1Write.call(buf, text, 0, n);
+  scratchText = buf === scratch ? text : undefined;
   return buf;
 }
 
