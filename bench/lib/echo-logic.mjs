@@ -14,13 +14,13 @@ import { z } from 'zod';
 
 /** Largest blob the server will build (16 MiB): a typo must not eat the machine's memory. */
 const MAX_BLOB = 16 * 1024 * 1024;
-/** Built once per size: the bench measures transport cost, not string building. */
-/** @type {Map<number, string>} */
+/** Built once per size and kind: the bench measures transport cost, not string building. */
+/** @type {Map<string, string>} */
 const blobs = new Map();
 
 /** @param {number} bytes @param {boolean} json */
 function blobOf(bytes, json) {
-  const key = json ? -bytes - 1 : bytes;
+  const key = `${json ? 'json' : 'x'}:${bytes}`;
   let text = blobs.get(key);
   if (text === undefined) {
     text = json ? jsonText(bytes) : 'x'.repeat(bytes);
