@@ -97,17 +97,20 @@ describe('SseWriter', () => {
   });
 
   it('more than the cap behind the current event: stalled only once the reader took nothing for stallMs', async () => {
+    // The writer's last progress is somewhere between `before` (the stream opened) and `after`
+    // (the socket's last take): the bounds hold however long a busy machine takes in between.
+    const before = Date.now();
     const p = await pair();
-    const t0 = Date.now();
     const chunk = 'y'.repeat(64 * 1024);
     // Enough to fill the sockets and pile 6 MiB (over the 4 MiB cap, under twice it) behind the head.
     while (p.writer.backlog < 7 * MiB) p.writer.event(chunk);
+    const after = Date.now();
     expect(p.writer.blocked).toBe(true);
     expect(p.writer.queued).toBeGreaterThan(limits.maxBacklogBytes);
     expect(p.writer.queued).toBeLessThan(2 * limits.maxBacklogBytes);
-    expect(p.writer.stalled(limits, t0)).toBe(false);
-    expect(p.writer.stalled(limits, t0 + limits.stallMs - 1)).toBe(false);
-    expect(p.writer.stalled(limits, t0 + limits.stallMs + 1)).toBe(true);
+    expect(p.writer.stalled(limits, after)).toBe(false);
+    expect(p.writer.stalled(limits, before + limits.stallMs - 1)).toBe(false);
+    expect(p.writer.stalled(limits, after + limits.stallMs + 1)).toBe(true);
   });
 
   it('a reader that keeps taking is not stalled, even late', async () => {
