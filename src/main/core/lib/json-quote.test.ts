@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasControl, quoteAsciiInto } from './json-quote.js';
+import { bytesHaveControl, hasControl, quoteAsciiInto } from './json-quote.js';
 
 /** A seeded generator, so a failure is the same failure on the next run. */
 function random(seed: number): (n: number) => number {
@@ -71,5 +71,26 @@ describe('hasControl', () => {
   it('finds U+0000–U+001F and nothing else', () => {
     expect(hasControl('plain "text" \\ ~\u007f')).toBe(false);
     for (const c of ['\u0000', '\u0001', '\t', '\n', '\r', '\u001f']) expect(hasControl(`a${c}b`)).toBe(true);
+  });
+
+  it('bytesHaveControl finds a byte below 0x20 at every place and alignment, and nothing else', () => {
+    const backing = Buffer.alloc(80, 0x41);
+    for (let offset = 0; offset < 4; offset++) {
+      for (const length of [0, 1, 3, 4, 5, 31, 64]) {
+        const bytes = backing.subarray(offset, offset + length);
+        for (const plain of [0x20, 0x41, 0x7f, 0x80, 0x9f, 0xc3, 0xff]) {
+          bytes.fill(plain);
+          expect(bytesHaveControl(bytes), `${plain} at ${offset}+${length}`).toBe(false);
+        }
+        for (let at = 0; at < length; at++) {
+          for (const control of [0x00, 0x01, 0x09, 0x0a, 0x0d, 0x1f]) {
+            bytes.fill(0xff);
+            bytes[at] = control;
+            expect(bytesHaveControl(bytes), `${control} at ${at} of ${offset}+${length}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(bytesHaveControl(Buffer.from('é — 日本 🌍 "\\"'.repeat(1000)))).toBe(false);
   });
 });
