@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { setLogLevel, setLogSink, type LogRecord } from '../../src/main/core/log/logger.js';
 import { onCleanup } from '../helpers/cleanup.js';
 import { toolCall } from '../helpers/json-rpc.js';
+import { messagesOfResponse, post } from '../helpers/mcp-http.js';
 import { fixtureChildren, isAlive } from '../helpers/processes.js';
 import { everythingServer, PROBE_SERVER, probeServer, type ServerEntry } from '../helpers/server-entries.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -66,6 +67,28 @@ describe('F. stdio', () => {
       expect(skipped.length).toBeGreaterThan(0);
       expect(skipped.every((r) => r.level !== 'error')).toBe(true);
       expect(logs.some((r) => /skip/i.test(r.message) && JSON.stringify(r).includes('{\\"foo\\":1}'))).toBe(true);
+    });
+
+    it('P29: a large line that reads as the answer but is not JSON is skipped too, per-session, shared and through the 2026-07-28 door', async () => {
+      // The hub routes a large answer on a skim of its text (lazy-answer.ts); the skim must refuse
+      // whatever JSON.parse refuses, or a broken line would go to the client as the answer.
+      const logs = captureLogs('debug');
+      const h = await startHub({ servers: { own: probeServer(), shared: probeServer({ shared: true }) }, engine: { capture: false } });
+      const bytes = 256 * 1024;
+      const expected = `the answer after five broken lines of ${bytes} bytes`;
+      const MODERN = '2026-07-28';
+      for (const server of ['own', 'shared']) {
+        const client = await connect(h, server);
+        expect(await client.tool('broken_large', { bytes })).toBe(expected);
+        const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+        const res = await post(h, server, toolCall(9, 'broken_large', { bytes }, meta), { headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'broken_large' } });
+        const answer = (await messagesOfResponse(res, 20_000)).messages.at(-1) as { id?: unknown; result?: { content: Array<{ text: string }> } };
+        expect(answer.id).toBe(9);
+        expect(answer.result?.content[0]?.text).toBe(expected);
+      }
+      const skipped = logs.filter((r) => /skipped a non-JSON line/.test(r.message));
+      expect(skipped.length).toBe(4 * 5);
+      expect(skipped.every((r) => r.level === 'warn')).toBe(true);
     });
 
     it('P29: the everything server behind a noisy stdout still works for a whole session', async () => {

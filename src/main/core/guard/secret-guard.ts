@@ -245,16 +245,18 @@ class GuardedConnection implements UpstreamConnection {
     const id = (message as { id?: JsonRpcId }).id;
     const answered = id !== undefined && 'result' in message ? this.pending.get(id) : undefined;
     if (id !== undefined && ('result' in message || 'error' in message)) this.pending.delete(id);
-    const result = (message as { result?: unknown }).result;
+    // Read where a check needs it, not here: a large answer's result is parsed on first read
+    // (lazy-answer.ts), and an answer that goes straight on should not be parsed on its way.
+    const resultOf = (): unknown => (message as { result?: unknown }).result;
     if (this.mode === 'warn') {
       this.onmessage?.(message, raw, local);
-      if (answered) this.later(raw, result, () => this.background('result', answered.method, answered.target, result, 'result'));
+      if (answered) this.later(raw, undefined, () => this.background('result', answered.method, answered.target, resultOf(), 'result'));
       return;
     }
     const asked = answered && this.deps.finder.mayContain(raw) ? answered : undefined;
     if (!asked) return this.deliver(message, raw, local);
     this.in = this.after(this.in, async () => {
-      const verdict = await this.check('result', asked.method, asked.target, result, 'result');
+      const verdict = await this.check('result', asked.method, asked.target, resultOf(), 'result');
       if (verdict.kind === 'pass') return this.onmessage?.(message, raw, local);
       const answer = judgedAnswer(message as JsonRpcResponse, verdict);
       this.onmessage?.(answer, JSON.stringify(answer), local);
@@ -320,14 +322,15 @@ function modernCall(inner: ModernUpstream, server: string, mode: SecretCheckMode
   const checkedHandlers: ModernCallHandlers = {
     ...handlers,
     response: (message, raw, info) => {
-      const result = (message as { result?: unknown }).result;
-      if (result === undefined || info.local) return handlers.response(message, raw, info);
+      // `in`, not a read: a large answer's result is parsed on first read (lazy-answer.ts).
+      if (!('result' in message) || info.local) return handlers.response(message, raw, info);
+      const resultOf = (): unknown => (message as { result?: unknown }).result;
       if (mode === 'warn') {
         handlers.response(message, raw, info);
-        return checkLater({ deps, server, raw, value: result, check: () => void check('result', result, 'result') });
+        return checkLater({ deps, server, raw, value: undefined, check: () => void check('result', resultOf(), 'result') });
       }
       if (!deps.finder.mayContain(raw)) return handlers.response(message, raw, info);
-      void check('result', result, 'result').then((v) => {
+      void check('result', resultOf(), 'result').then((v) => {
         if (v.kind === 'pass') return handlers.response(message, raw, info);
         const answer = judgedAnswer(message, v);
         handlers.response(answer, JSON.stringify(answer), info);

@@ -70,3 +70,8 @@ export function replaceIdKeepingBytes(raw: string, idJson: string): string | und
 export function piecesFor(json: string): readonly Buffer[] | undefined {
   return current.text === json ? current.pieces : undefined;
 }
+
+/** The bytes `text` was decoded from, in one buffer, while its reader hands it on; else undefined. */
+export function bytesOf(text: string): Buffer | undefined {
+  return current.text === text && current.pieces?.length === 1 ? current.pieces[0] : undefined;
+}

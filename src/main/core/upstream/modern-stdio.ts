@@ -15,6 +15,7 @@ import { ErrorCode, META } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { errorResponse, isNotification, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { withId } from '../protocol/lazy-answer.js';
 import { replaceIdKeepingBytes } from '../protocol/wire-bytes.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from './modern-upstream.js';
 import type { UpstreamClosed, UpstreamConnection, UpstreamEvent } from './upstream.js';
@@ -111,7 +112,7 @@ export class ModernStdioChannel implements ModernUpstream {
       const entry = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
       if (!entry) return; // cancelled meanwhile: dropped on purpose
       this.pending.delete(entry.hubId);
-      const restored = { ...message, id: entry.clientId };
+      const restored = withId(message, entry.clientId);
       entry.handlers.response(restored, replaceIdKeepingBytes(raw, JSON.stringify(entry.clientId)) ?? stringifyOrUndefined(restored) ?? raw, { local });
       return;
     }

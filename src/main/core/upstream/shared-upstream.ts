@@ -10,6 +10,7 @@
  */
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from '../../../shared/protocol.js';
 import { errorResponse, idKey, isNotification, isRequest, progressTokenOf, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { withId } from '../protocol/lazy-answer.js';
 import { replaceIdKeepingBytes } from '../protocol/wire-bytes.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
@@ -140,10 +141,13 @@ export class SharedUpstream {
       const o = this.outstanding.get(id);
       if (!o) return;
       this.outstanding.delete(id);
-      const restored = { ...message, id: o.originalId };
-      const result = (message as { result?: { protocolVersion?: unknown } }).result;
-      if (this.initResult === undefined && result && typeof result.protocolVersion === 'string') this.initResult = result;
-      if (this.initSettled && (result !== undefined || 'error' in message)) this.settleInit();
+      const restored = withId(message, o.originalId);
+      // Read only while it may be the initialize answer: a large result is parsed on first read.
+      if (this.initResult === undefined) {
+        const result = (message as { result?: { protocolVersion?: unknown } }).result;
+        if (result && typeof result.protocolVersion === 'string') this.initResult = result;
+      }
+      if (this.initSettled && ('result' in message || 'error' in message)) this.settleInit();
       // The answer's text with the client's id put back, not the answer serialised again
       // (json-splice.ts); its bytes, when the reader carries them, spliced alike (wire-bytes.ts).
       o.link.deliver(restored, replaceIdKeepingBytes(raw, JSON.stringify(o.originalId)) ?? JSON.stringify(restored));

@@ -9,7 +9,9 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { ErrorCode } from '../../../shared/protocol.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
 import { classify, errorResponse, isRequest, type JsonRpcMessage } from '../protocol/json-rpc.js';
+import { lazyAnswer, LAZY_MIN } from '../protocol/lazy-answer.js';
 import { LineReader } from '../protocol/line-reader.js';
+import { bytesOf } from '../protocol/wire-bytes.js';
 import { withTimeout } from '../protocol/timeout.js';
 import type { UpstreamClosed, UpstreamConnection } from './upstream.js';
 
@@ -119,6 +121,9 @@ export class StdioUpstream implements UpstreamConnection {
   }
 
   private handleLine(text: string): void {
+    // A large answer is routed on a skim and parsed when something reads its result (lazy-answer.ts).
+    const lazy = text.length >= LAZY_MIN ? lazyAnswer(text, bytesOf(text)) : undefined;
+    if (lazy !== undefined) return this.onmessage?.(lazy, text, false);
     let value: unknown;
     try {
       value = JSON.parse(text);
