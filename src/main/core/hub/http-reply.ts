@@ -24,8 +24,12 @@ import { piecesFor } from '../protocol/wire-bytes.js';
  */
 export const DEFAULT_REPLY_HOLD_MS = 250;
 
-/** Above this many characters a JSON body is written apart from its headers, never joined to them in one string. */
-const SEPARATE_HEADERS_AT = 64 * 1024;
+/**
+ * Above this many characters a JSON body is written as bytes: node:http joins a string body to
+ * its header block (a copy of all of it, flattened before it is encoded), a buffer it sends beside
+ * the header block.
+ */
+const BODY_AS_BYTES_AT = 64 * 1024;
 
 export class HttpReply {
   /** True once the SSE stream started (headers sent). */
@@ -117,13 +121,14 @@ export class HttpReply {
     const res = this.res;
     if (res.destroyed) return;
     // A large answer the server sent as it is goes out as the bytes it came in (wire-bytes.ts):
-    // no second encoding of the text, nor the buffer it would fill.
-    const pieces = json.length > SEPARATE_HEADERS_AT ? piecesFor(json) : undefined;
+    // no second encoding of the text, nor the buffer it would fill. Any other large one is
+    // encoded once, here.
+    const pieces = json.length > BODY_AS_BYTES_AT ? (piecesFor(json) ?? [Buffer.from(json)]) : undefined;
     let length = 0;
     if (pieces !== undefined) for (const p of pieces) length += p.length;
     res.writeHead(status, { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': pieces !== undefined ? length : Buffer.byteLength(json) });
-    // node:http joins a string body to its header block when both go at once: a copy of a large body.
-    if (json.length > SEPARATE_HEADERS_AT) res.flushHeaders();
+    // Headers and body in one write: end() corks the socket until both are queued (headers
+    // flushed apart were a system call, and a wake-up of the client, of their own).
     if (pieces === undefined) res.end(json);
     else if (pieces.length === 1) res.end(pieces[0]);
     else {
