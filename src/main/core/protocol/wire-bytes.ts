@@ -75,3 +75,12 @@ export function piecesFor(json: string): readonly Buffer[] | undefined {
 export function bytesOf(text: string): Buffer | undefined {
   return current.text === text && current.pieces?.length === 1 ? current.pieces[0] : undefined;
 }
+
+/**
+ * Whether `text` is the line a reader is handing on now (or its splice): a stdio line, so no
+ * newline by framing. Asked before `includes('\n')`, which on a splice (a rope of three pieces)
+ * would first copy the whole text into one string: 0.4 ms per MiB on the client's path.
+ */
+export function isHandedOn(text: string): boolean {
+  return current.text === text;
+}
