@@ -500,6 +500,7 @@ async function exitTimes(t, runs, waitMs) {
  * @param {string[]} [options.only]        these targets only (RELAY_TARGETS)
  * @param {number} [options.runs]          cold starts and exit runs per target
  * @param {number} [options.calls]         latency calls per target
+ * @param {number} [options.warmup]        unmeasured calls before them, on the same connection
  * @param {number} [options.sessions]      clients at once for the throughput workload (default 16; 0: none)
  * @param {boolean} [options.skipInstall]  do not install mcp-remote (its row reads unavailable)
  * @param {boolean} [options.verbose]      the bridges' stderr on this process's stderr
@@ -512,7 +513,7 @@ export async function runRelayBench(options = {}) {
   const quick = options.quick === true;
   const runs = options.runs ?? (quick ? 3 : 10);
   const calls = options.calls ?? (quick ? 100 : 1000);
-  const warmup = Math.min(50, calls);
+  const warmup = options.warmup ?? Math.min(50, calls);
   const sessions = options.sessions ?? 16;
   const build = options.build ?? REPO;
   const bin = path.join(build, 'bin', 'patchbay.js');
@@ -761,6 +762,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       only: { type: 'string' },
       runs: { type: 'string' },
       calls: { type: 'string' },
+      warmup: { type: 'string' },
       sessions: { type: 'string' },
       'baseline-dir': { type: 'string' },
       repeat: { type: 'string' },
@@ -770,7 +772,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     },
   });
   if (opts.help) {
-    console.log(`usage: node bench/relay.mjs [--quick] [--only ${RELAY_TARGETS.join(',')}] [--runs N] [--calls N] [--sessions N] [--baseline-dir DIR [--repeat N]] [--skip-install] [--verbose]`);
+    console.log(`usage: node bench/relay.mjs [--quick] [--only ${RELAY_TARGETS.join(',')}] [--runs N] [--calls N] [--warmup N] [--sessions N] [--baseline-dir DIR [--repeat N]] [--skip-install] [--verbose]`);
     process.exit(0);
   }
   process.on('exit', killAllSync);
@@ -780,6 +782,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     only: opts.only?.split(',').map((s) => s.trim()).filter(Boolean),
     runs: opts.runs !== undefined ? Number(opts.runs) : undefined,
     calls: opts.calls !== undefined ? Number(opts.calls) : undefined,
+    warmup: opts.warmup !== undefined ? Number(opts.warmup) : undefined,
     sessions: opts.sessions !== undefined ? Number(opts.sessions) : undefined,
     skipInstall: opts['skip-install'],
     verbose: opts.verbose,
