@@ -149,6 +149,10 @@ test.describe('a 2025-11-25 client of the demo server', () => {
       await expect(sessions.rows('notifications/progress')).toHaveCount(3);
       await expect(sessions.rows('notifications/progress').first()).toHaveAttribute('aria-level', '2');
       await expect(sessions.rows('notifications/progress').last()).toContainText('3 / 3');
+      // The tree is virtualized: each row says its place among the rows shown beside it.
+      await expect(sessions.rows('notifications/progress').first()).toHaveAttribute('aria-posinset', '1');
+      await expect(sessions.rows('notifications/progress').last()).toHaveAttribute('aria-posinset', '3');
+      await expect(sessions.rows('notifications/progress').last()).toHaveAttribute('aria-setsize', '3');
 
       // The chart follows the filters (a progress notification is no call: nothing to plot), then the tool filter.
       await expect(ui.getByTestId('latency-chart-empty')).toContainText('No answered call passes these filters');

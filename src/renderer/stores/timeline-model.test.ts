@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent, ExchangeSummary } from '../../shared/api/inspector-contract.js';
-import { TimelineModel } from './timeline-model.js';
-import { viewRows } from './timeline-view.js';
+import { TimelineModel, type TimelineRow } from './timeline-model.js';
+import { treePlaces, viewRows } from './timeline-view.js';
 
 let seq = 0;
 const base = (over: Partial<CaptureEvent>): CaptureEvent => ({ seq: ++seq, session: 's1', server: 'fx', time: seq, origin: 'client', kind: 'request', size: 10, ...over });
@@ -91,6 +91,21 @@ describe('timeline model', () => {
     expect(viewRows(model.rows, model.nested, { filter: { method: 'notifications/progress', errorsOnly: false } })).toEqual([0, 1]);
     // A call that passes keeps everything that happened during it.
     expect(viewRows(model.rows, model.nested, { filter: { method: 'tools/call', errorsOnly: false } })).toEqual([0, 1, 2]);
+  });
+
+  it('gives each shown row its place among its siblings as shown (aria-posinset / aria-setsize of the virtualized tree)', () => {
+    // Two calls with rows nested under them, a notification between them.
+    const rows = [{ children: [1, 2] }, { parent: 0 }, { parent: 0 }, {}, { children: [5] }, { parent: 4 }] as TimelineRow[];
+    const places = (visible: number[] | undefined, n: number) => {
+      const place = treePlaces(rows, visible);
+      return Array.from({ length: n }, (_, p) => { const { posinset, setsize } = place(p); return `${posinset}/${setsize}`; });
+    };
+    expect(places([0, 1, 2, 3, 4, 5], 6)).toEqual(['1/3', '1/2', '2/2', '2/3', '3/3', '1/1']);
+    // A filter's hidden rows are not counted; sorted, the places follow the order shown.
+    expect(places([0, 2, 4, 5], 4)).toEqual(['1/2', '1/1', '2/2', '1/1']);
+    expect(places([4, 5, 3, 0, 1, 2], 6)).toEqual(['1/3', '1/1', '2/3', '3/3', '1/2', '2/2']);
+    // Every row as it stands (nothing nested): all top level.
+    expect(places(undefined, 3)).toEqual(['1/6', '2/6', '3/6']);
   });
 
   // How fast is measured by the load e2e (e2e/load.spec.ts) and printed, never asserted here: a

@@ -89,3 +89,33 @@ export function viewRows(rows: readonly TimelineRow[], nested: number, options: 
   }
   return out;
 }
+
+/** A shown row's place among its siblings as shown: aria-posinset and aria-setsize. */
+export interface TreePlace {
+  posinset: number;
+  setsize: number;
+}
+
+/**
+ * Each shown row's place among its siblings (by its position in `visible`): the timeline is
+ * virtualized, so assistive technology cannot count the rows itself — only those in view exist.
+ * Top-level rows are siblings of one another, nested rows of the others shown under the same
+ * call; a filter's hidden rows are not counted. `visible` undefined: every row, all top level
+ * (viewRows returns that only when no row is nested).
+ */
+export function treePlaces(rows: readonly TimelineRow[], visible: readonly number[] | undefined): (position: number) => TreePlace {
+  if (visible === undefined) {
+    const setsize = rows.length;
+    return (position) => ({ posinset: position + 1, setsize });
+  }
+  const posinset = new Int32Array(visible.length);
+  const counts = new Map<number, number>();
+  for (let p = 0; p < visible.length; p++) {
+    const parent = rows[visible[p]!]!.parent ?? -1;
+    const n = (counts.get(parent) ?? 0) + 1;
+    counts.set(parent, n);
+    posinset[p] = n;
+  }
+  return (position) => ({ posinset: posinset[position]!, setsize: counts.get(rows[visible[position]!]!.parent ?? -1)! });
+}
+

@@ -11,12 +11,12 @@
  * messages) is nested under it.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { formatBytes, formatClock, formatMs } from '../../components/format.js';
 import { Icon } from '../../components/icons.js';
 import { useNow } from '../../components/use-now.js';
 import type { TimelineRow } from '../../stores/timeline-model.js';
-import type { SortKey, TimelineSort } from '../../stores/timeline-view.js';
+import { treePlaces, type SortKey, type TimelineSort } from '../../stores/timeline-view.js';
 import { ProgressBar } from '../playground/call-result.js';
 
 const ROW_HEIGHT = 32;
@@ -53,6 +53,8 @@ export function Timeline(props: {
   const parent = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const virtualizer = useVirtualizer({ count, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // Each row's place among its siblings, for assistive technology (only the rows in view exist).
+  const place = useMemo(() => treePlaces(rows, visible), [rows, visible, count, props.version]);
   const sorted = props.sort !== undefined && !(props.sort.key === 'time' && props.sort.dir === 'asc');
 
   // Follow the tail only while the person is at the end (and the rows are in time order).
@@ -145,6 +147,7 @@ export function Timeline(props: {
             const row = rowAt(item.index);
             const index = visible ? visible[item.index]! : item.index;
             const nested = row.parent !== undefined;
+            const { posinset, setsize } = place(item.index);
             return (
               <div
                 key={row.seq}
@@ -152,6 +155,8 @@ export function Timeline(props: {
                 role="treeitem"
                 aria-selected={index === selected}
                 aria-level={nested ? 2 : 1}
+                aria-posinset={posinset}
+                aria-setsize={setsize}
                 aria-expanded={row.children ? !props.collapsed.has(index) : undefined}
                 className={`timeline-row kind-${row.kind} status-${row.status ?? 'none'}${index === selected ? ' selected' : ''}${nested ? ' nested' : ''}${props.matches?.has(index) ? ' match' : ''}`}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
