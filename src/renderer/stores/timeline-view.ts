@@ -118,4 +118,3 @@ export function treePlaces(rows: readonly TimelineRow[], visible: readonly numbe
   }
   return (position) => ({ posinset: posinset[position]!, setsize: counts.get(rows[visible[position]!]!.parent ?? -1)! });
 }
-
