@@ -35,6 +35,7 @@ import {
 import type { Logger } from '../log/logger.js';
 import { exceedsDepth } from '../protocol/json-depth.js';
 import { classify, isRequest, type JsonRpcMessage } from '../protocol/json-rpc.js';
+import { lazyAnswer, resultPending } from '../protocol/lazy-answer.js';
 import { SseParser } from '../protocol/sse-parser.js';
 import { TextChunks } from '../protocol/text-chunks.js';
 import type { Dispatcher } from 'undici';
@@ -185,7 +186,7 @@ export class RemotePost {
         throw new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Unexpected content type: ${type || 'none'}`, { status: res.status, statusText: res.statusText, text: null });
       }
       const text = await res.text();
-      const value = JSON.parse(text) as unknown;
+      const value = lazyAnswer(text) ?? (JSON.parse(text) as unknown);
       arrival.at = headersAt;
       if (Array.isArray(value)) for (const item of value) this.deliver(item, undefined);
       else this.deliver(value, text);
@@ -211,7 +212,8 @@ export class RemotePost {
       if (event.event !== 'message' || event.data === '') return;
       let value: unknown;
       try {
-        value = JSON.parse(event.data);
+        // A large answer is routed on a skim, its result parsed on first read (lazy-answer.ts).
+        value = lazyAnswer(event.data) ?? JSON.parse(event.data);
       } catch {
         this.opts.logger.debug('transport: skipped an SSE event that is not JSON');
         return;
@@ -258,7 +260,8 @@ export class RemotePost {
     }
     // The text goes on as one SSE `data:` line and to observers as is: not when it spans lines
     // (pretty-printed JSON) or nests too deep to walk (json-depth.ts); then it is serialized again.
-    const forwardable = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') && !exceedsDepth(value, raw.length);
+    // (A lazy answer's depth was bounded by its skim: walking it would parse it.)
+    const forwardable = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') && (resultPending(value as object) || !exceedsDepth(value, raw.length));
     this.receive(value as JsonRpcMessage, forwardable ? raw : undefined);
   }
 }
