@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { exceedsDepth, MAX_JSON_DEPTH, stringifyOrUndefined } from './json-depth.js';
+import { LAZY_MIN, lazyAnswer, MAX_SKIM_DEPTH, resultPending } from './lazy-answer.js';
 
 const nested = (depth: number, open = '[', close = ']'): string => open.repeat(depth) + close.repeat(depth);
 /** Parsed, with the length of its text: as the hub checks what it read. */
 const deep = (text: string, max?: number): boolean => exceedsDepth(JSON.parse(text), text.length, max);
 
 describe('exceedsDepth', () => {
+  it('takes a large answer routed on a skim as bounded by it, and does not parse it to find out', () => {
+    const text = `{"jsonrpc":"2.0","id":1,"result":${'['.repeat(MAX_SKIM_DEPTH)}"${'x'.repeat(LAZY_MIN)}"${']'.repeat(MAX_SKIM_DEPTH)}}`;
+    const answer = lazyAnswer(text)!;
+    expect(exceedsDepth(answer, text.length)).toBe(false);
+    expect(resultPending(answer)).toBe(true);
+    // A bound below the skim's is still walked (and then the result is parsed).
+    expect(exceedsDepth(answer, text.length, MAX_SKIM_DEPTH - 1)).toBe(true);
+  });
+
   it('counts arrays and objects, up to and past the bound', () => {
     expect(deep(nested(MAX_JSON_DEPTH))).toBe(false);
     expect(deep(nested(MAX_JSON_DEPTH + 1))).toBe(true);

@@ -7,6 +7,8 @@
  *
  * No MCP message needs more than a few dozen levels; MAX_JSON_DEPTH leaves a wide margin.
  */
+import { isLazyAnswer, MAX_SKIM_DEPTH } from './lazy-answer.js';
+
 export const MAX_JSON_DEPTH = 512;
 
 /**
@@ -21,6 +23,8 @@ export const MAX_JSON_DEPTH = 512;
  */
 export function exceedsDepth(value: unknown, textLength: number, max = MAX_JSON_DEPTH): boolean {
   if (textLength <= max || typeof value !== 'object' || value === null) return false;
+  // A large answer routed on a skim was bounded by it, and walking it would parse its result.
+  if (max > MAX_SKIM_DEPTH && isLazyAnswer(value)) return false;
   return deeper(value, max - 1);
 }
 

@@ -251,6 +251,14 @@ function defineLazyResult(target: Record<string, unknown>, span: ResultSpan): vo
   Object.defineProperty(target, SPAN, { value: span });
 }
 
+/**
+ * Whether `value` came from `lazyAnswer`, its result parsed yet or not: then its nesting is at most
+ * `MAX_SKIM_DEPTH` + 1 levels (the skim bounded it), and walking it to learn that would parse it.
+ */
+export function isLazyAnswer(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && SPAN in value;
+}
+
 /** Whether `message` is a lazy answer whose result has not been parsed yet (for tests and the bench). */
 export function resultPending(message: object): boolean {
   return Object.getOwnPropertyDescriptor(message, 'result')?.get !== undefined;

@@ -35,7 +35,7 @@ import {
 import type { Logger } from '../log/logger.js';
 import { exceedsDepth } from '../protocol/json-depth.js';
 import { classify, isRequest, type JsonRpcMessage } from '../protocol/json-rpc.js';
-import { lazyAnswer, resultPending } from '../protocol/lazy-answer.js';
+import { lazyAnswer } from '../protocol/lazy-answer.js';
 import { SseParser } from '../protocol/sse-parser.js';
 import { TextChunks } from '../protocol/text-chunks.js';
 import type { Dispatcher } from 'undici';
@@ -260,8 +260,7 @@ export class RemotePost {
     }
     // The text goes on as one SSE `data:` line and to observers as is: not when it spans lines
     // (pretty-printed JSON) or nests too deep to walk (json-depth.ts); then it is serialized again.
-    // (A lazy answer's depth was bounded by its skim: walking it would parse it.)
-    const forwardable = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') && (resultPending(value as object) || !exceedsDepth(value, raw.length));
+    const forwardable = raw !== undefined && !raw.includes('\n') && !raw.includes('\r') && !exceedsDepth(value, raw.length);
     this.receive(value as JsonRpcMessage, forwardable ? raw : undefined);
   }
 }
