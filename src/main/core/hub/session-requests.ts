@@ -21,7 +21,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from '../protocol/json-rpc.js';
-import { isHandedOn } from '../protocol/wire-bytes.js';
+import { piecesFor } from '../protocol/wire-bytes.js';
 import { CallDeadline, stalledReader, timedOut } from './call-clock.js';
 import type { HubNote, SessionWatch } from './observer.js';
 import type { SessionStreams } from './session-streams.js';
@@ -178,7 +178,8 @@ export class SessionRequests {
   private answer(key: string, p: PendingRequest, message: JsonRpcMessage, raw?: string, note?: HubNote): void {
     this.pending.delete(key);
     if (p.progressKey) this.progress.delete(p.progressKey);
-    const json = raw !== undefined && (isHandedOn(raw) || !raw.includes('\n')) ? raw : JSON.stringify(message);
+    // A line being handed on is newline-free by framing (wire-bytes.ts): not scanned again.
+    const json = raw !== undefined && (piecesFor(raw) !== undefined || !raw.includes('\n')) ? raw : JSON.stringify(message);
     this.watch?.toClient?.(message, json, note);
     p.stream.push(json, message);
     p.stream.pending--;

@@ -66,7 +66,12 @@ export function replaceIdKeepingBytes(raw: string, idJson: string): string | und
   return spliced;
 }
 
-/** The bytes to write for `json`, in order, when they are a reader's own; else undefined (encode `json`). */
+/**
+ * The bytes to write for `json`, in order, when they are a reader's own; else undefined (encode
+ * `json`). Defined only for the line being handed on (or its splice): a stdio line, so also the
+ * answer to "can it hold a newline?" without `includes('\n')`, which on a splice (a rope of three
+ * pieces) would first copy the whole text into one string.
+ */
 export function piecesFor(json: string): readonly Buffer[] | undefined {
   return current.text === json ? current.pieces : undefined;
 }
@@ -74,13 +79,4 @@ export function piecesFor(json: string): readonly Buffer[] | undefined {
 /** The bytes `text` was decoded from, in one buffer, while its reader hands it on; else undefined. */
 export function bytesOf(text: string): Buffer | undefined {
   return current.text === text && current.pieces?.length === 1 ? current.pieces[0] : undefined;
-}
-
-/**
- * Whether `text` is the line a reader is handing on now (or its splice): a stdio line, so no
- * newline by framing. Asked before `includes('\n')`, which on a splice (a rope of three pieces)
- * would first copy the whole text into one string: 0.4 ms per MiB on the client's path.
- */
-export function isHandedOn(text: string): boolean {
-  return current.text === text;
 }
