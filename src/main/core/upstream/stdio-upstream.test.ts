@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../../../../test/helpers/repo-paths.js';
+import { withTimeout } from '../../../../test/helpers/waits.js';
 import { resultPending } from '../protocol/lazy-answer.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { StdioUpstream } from './stdio-upstream.js';
@@ -20,12 +21,13 @@ afterEach(async () => {
 /** Calls `name` on a fresh probe child and resolves with what the upstream hands on for it. */
 function answerOf(name: string, args: Record<string, unknown>): Promise<{ message: JsonRpcMessage; raw: string; pending: boolean }> {
   child = new StdioUpstream({ serverId: 'probe', command: process.execPath, args: [path.join(FIXTURES_DIR, 'probe-server.mjs')], env: { PATH: process.env.PATH ?? '' } });
-  return new Promise((resolve) => {
+  const answered = new Promise<{ message: JsonRpcMessage; raw: string; pending: boolean }>((resolve) => {
     child!.onmessage = (message, raw) => {
       if ('id' in message && message.id === 1) resolve({ message, raw, pending: resultPending(message) });
     };
-    child!.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
   });
+  child.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  return withTimeout(answered, 10_000, `the probe's answer to ${name} (stderr: ${child.stderrTail || 'none'})`);
 }
 
 describe('a stdio child’s large answers', () => {
