@@ -18,8 +18,9 @@ import { probeServer } from '../helpers/server-entries.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startHub } from '../helpers/test-hub.js';
 import { waitFor, withTimeout } from '../helpers/waits.js';
+import { skipNote, WINDOWS } from '../helpers/skip-note.js';
 
-it.skipIf(process.platform === 'win32')('P30: engine.close() during a pending spawn leaves no child running and no session behind', async () => {
+it.skipIf(WINDOWS)(skipNote(WINDOWS, 'P30: engine.close() during a pending spawn leaves no child running and no session behind', 'the fixture holds the spawn with a POSIX shell script'), async () => {
   const dir = await tempDir('patchbay-close-race-');
   const started = path.join(dir, 'started');
   const release = path.join(dir, 'release');

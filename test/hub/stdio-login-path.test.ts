@@ -12,10 +12,11 @@ import { probeServer } from '../helpers/server-entries.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { connect } from '../helpers/test-client.js';
 import { startHub } from '../helpers/test-hub.js';
+import { skipNote, WINDOWS } from '../helpers/skip-note.js';
 
 const MARKER_DIR = '/patchbay-login-shell-marker/bin';
 
-it.skipIf(process.platform === 'win32')('P31: the child PATH is the login shell’s PATH merged with the engine’s, login entries first, no duplicates', async () => {
+it.skipIf(WINDOWS)(skipNote(WINDOWS, 'P31: the child PATH is the login shell’s PATH merged with the engine’s, login entries first, no duplicates', 'Windows has no login shell; its PATH is inherited'), async () => {
   const dir = await tempDir('patchbay-login-shell-');
   const shell = path.join(dir, 'fake-login-shell');
   // Called as `$SHELL -ilc '<command>'`, like a real login shell that adds a directory in its rc file.

@@ -16,6 +16,7 @@ import { connect } from '../helpers/test-client.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 import { waitFor, withTimeout } from '../helpers/waits.js';
 import { setEnv } from '../helpers/env.js';
+import { skipNote, WINDOWS } from '../helpers/skip-note.js';
 
 /** Captures the engine's log records for this test. */
 function captureLogs(level: Parameters<typeof setLogLevel>[0] = 'debug'): LogRecord[] {
@@ -172,7 +173,7 @@ describe('F. stdio', () => {
       await waitFor(() => !isAlive(pid), `stubborn child ${pid} to be killed`, 15_000);
     });
 
-    it.skipIf(process.platform === 'win32')('P30: a well-behaved child is stopped by closing its stdin (no signal needed)', async () => {
+    it.skipIf(WINDOWS)(skipNote(WINDOWS, 'P30: a well-behaved child is stopped by closing its stdin (no signal needed)', 'the witness counts POSIX signals'), async () => {
       const signalLog = path.join(await tempDir('patchbay-stdin-close-'), 'signals');
       const h = await startHub({ servers: { probe: signalWitness(signalLog) } });
       const client = await connect(h, 'probe');

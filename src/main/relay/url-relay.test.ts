@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenUrl } from '../core/index.js';
 import { relayOpener, serverIdFor, urlRelayConfig } from './url-relay.js';
+import { skipNote, WINDOWS } from '../../../test/helpers/skip-note.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -54,7 +55,7 @@ describe('relay opener', () => {
     await o?.open?.(url);
   };
 
-  it.runIf(process.platform !== 'win32')('runs $BROWSER with the URL as one literal argument', async () => {
+  it.runIf(!WINDOWS)(skipNote(WINDOWS, 'runs $BROWSER with the URL as one literal argument', '$BROWSER is a POSIX convention; Windows opens URLs with start'), async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-opener-'));
     dirs.push(dir);
     const out = path.join(dir, 'opened');
@@ -66,7 +67,7 @@ describe('relay opener', () => {
     await expect(readFile(path.join(dir, 'pwned'))).rejects.toThrow();
   });
 
-  it.runIf(process.platform !== 'win32')('puts the URL where $BROWSER says %s', async () => {
+  it.runIf(!WINDOWS)(skipNote(WINDOWS, 'puts the URL where $BROWSER says %s', '$BROWSER is a POSIX convention; Windows opens URLs with start'), async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-opener-'));
     dirs.push(dir);
     const out = path.join(dir, 'opened');

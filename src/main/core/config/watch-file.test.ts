@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { placesToWatch, watchFile, type FileWatcher } from './watch-file.js';
+import { skipNote, WINDOWS } from '../../../../test/helpers/skip-note.js';
 
 let dir: string;
 let watcher: FileWatcher | undefined;
@@ -59,8 +60,8 @@ async function symlinkedConfig(): Promise<{ link: string; real: string }> {
 }
 
 describe('watchFile', () => {
-  it.runIf(process.platform !== 'win32')(
-    'sees an atomic save of the real file behind a symlinked config.json',
+  it.runIf(!WINDOWS)(
+    skipNote(WINDOWS, 'sees an atomic save of the real file behind a symlinked config.json', 'symlinks need privileges on Windows'),
     async () => {
       const { link, real } = await symlinkedConfig();
       const { changed } = nextChange(link);
@@ -69,8 +70,8 @@ describe('watchFile', () => {
     },
   );
 
-  it.runIf(process.platform !== 'win32')(
-    'sees an in-place write of the real file behind the link',
+  it.runIf(!WINDOWS)(
+    skipNote(WINDOWS, 'sees an in-place write of the real file behind the link', 'symlinks need privileges on Windows'),
     async () => {
       const { link, real } = await symlinkedConfig();
       const { changed } = nextChange(link);
@@ -79,8 +80,8 @@ describe('watchFile', () => {
     },
   );
 
-  it.runIf(process.platform !== 'win32')(
-    'follows the link when it is pointed at another file',
+  it.runIf(!WINDOWS)(
+    skipNote(WINDOWS, 'follows the link when it is pointed at another file', 'symlinks need privileges on Windows'),
     async () => {
       const { link } = await symlinkedConfig();
       await mkdir(path.join(dir, 'elsewhere'));

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from './atomic-write.js';
+import { skipNote } from '../../../../test/helpers/skip-note.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -45,13 +46,13 @@ describe('writeFileAtomic', () => {
     expect((await readdir(dir)).sort()).toEqual(['c.json', 'c.json.bak']);
   });
 
-  it.skipIf(!posix)('applies an explicit mode exactly, whatever the umask', async () => {
+  it.skipIf(!posix)(skipNote(!posix, 'applies an explicit mode exactly, whatever the umask', 'file modes are POSIX (Windows has ACLs)'), async () => {
     const file = path.join(dir, 'secret');
     await writeFileAtomic(file, 'x', { mode: 0o600 });
     expect(await modeOf(file)).toBe(0o600);
   });
 
-  it.skipIf(!posix)('preserves the mode of the file it replaces', async () => {
+  it.skipIf(!posix)(skipNote(!posix, 'preserves the mode of the file it replaces', 'file modes are POSIX (Windows has ACLs)'), async () => {
     const file = path.join(dir, 'keep');
     await writeFile(file, 'old');
     await chmod(file, 0o640);
@@ -59,7 +60,7 @@ describe('writeFileAtomic', () => {
     expect(await modeOf(file)).toBe(0o640);
   });
 
-  it.skipIf(!posix)('never makes a backup more readable than the new mode', async () => {
+  it.skipIf(!posix)(skipNote(!posix, 'never makes a backup more readable than the new mode', 'file modes are POSIX (Windows has ACLs)'), async () => {
     const file = path.join(dir, 'secrets.json');
     await writeFile(file, 'old');
     await chmod(file, 0o644);
@@ -68,7 +69,7 @@ describe('writeFileAtomic', () => {
     expect(await modeOf(`${file}.bak`)).toBe(0o600);
   });
 
-  it.skipIf(!posix)('writes through a symlink instead of replacing it', async () => {
+  it.skipIf(!posix)(skipNote(!posix, 'writes through a symlink instead of replacing it', 'symlinks need privileges on Windows'), async () => {
     const real = path.join(dir, 'real.json');
     const link = path.join(dir, 'link.json');
     await writeFile(real, 'old');

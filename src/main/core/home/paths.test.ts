@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataPaths, ensureDataDir, resolveDataDir } from './paths.js';
+import { skipNote, WINDOWS } from '../../../../test/helpers/skip-note.js';
 
 describe('resolveDataDir', () => {
   it('prefers PATCHBAY_HOME on every platform', () => {
@@ -83,8 +84,8 @@ describe('ensureDataDir', () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it.skipIf(process.platform === 'win32')(
-    'creates missing dirs with mode 0700 and accepts an existing one',
+  it.skipIf(WINDOWS)(
+    skipNote(WINDOWS, 'creates missing dirs with mode 0700 and accepts an existing one', 'file modes are POSIX (Windows has ACLs)'),
     async () => {
       root = await mkdtemp(path.join(tmpdir(), 'pb-paths-'));
       const dir = path.join(root, 'a', 'b');

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, scrubText, setLogSink, type LogRecord } from '../log/logger.js';
 import { FileSecretStore, type SecretStoreOptions } from './file-secret-store.js';
 import type { SecretCipher } from './secret-codec.js';
+import { skipNote } from '../../../../test/helpers/skip-note.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -92,7 +93,7 @@ for (const codec of CODECS) {
       expect(await store.list()).toEqual(['A_KEY']);
     });
 
-    it.skipIf(!posix)('writes the file (and its backup) with mode 0600', async () => {
+    it.skipIf(!posix)(skipNote(!posix, 'writes the file (and its backup) with mode 0600', 'file modes are POSIX (Windows has ACLs)'), async () => {
       const store = await open();
       await store.set('A', 'one');
       await store.set('A', 'two');
@@ -100,7 +101,7 @@ for (const codec of CODECS) {
       expect((await stat(`${file}.bak`)).mode & 0o777).toBe(0o600);
     });
 
-    it.skipIf(!posix)('narrows a file that others could read to 0600, with a warning', async () => {
+    it.skipIf(!posix)(skipNote(!posix, 'narrows a file that others could read to 0600, with a warning', 'file modes are POSIX (Windows has ACLs)'), async () => {
       const writer = await open();
       await writer.set('A', 'value-a');
       await chmod(file, 0o644);
