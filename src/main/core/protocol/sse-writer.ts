@@ -3,18 +3,14 @@
  * streams, the 2026-07-28 replies, `/api/events`, the inspector's live feed) and the one place a
  * reader's pace is measured.
  *
- * Pace (PROTOCOL Q13): a client is judged by what it fails to take over time, never by the size of
- * one message. The writer remembers where each event it could not hand to the socket at once ends,
- * so it knows which event the reader is taking now (the oldest one not fully taken) and how many
- * bytes wait *behind* it (`queued`): a 50 MiB notification a client is busy reading leaves nothing
- * queued behind it but the answer that follows. `stalled(limits)` is true for a writer whose
- * socket refused a write (and has not drained since) when more than `maxBacklogBytes` wait behind
- * the current event and either the reader took nothing for `stallMs`, or what waits is past twice
- * the cap (the memory bound: a producer that cannot be held back may not outrun a slow reader
- * without limit). What the caller does then — answer with errors, end the stream — is its own.
+ * Pace (PROTOCOL Q13) is judged by write-pace.ts, on the response's buffer: `stalled(limits)` says
+ * whether the reader fell too far behind; what the caller does then — answer with errors, end the
+ * stream — is its own.
  */
 import type { ServerResponse } from 'node:http';
-import { Ring } from '../lib/ring.js';
+import { WritePace, type PaceLimits } from './write-pace.js';
+
+export { DEFAULT_STALL_MS, type PaceLimits } from './write-pace.js';
 
 /** The response headers of every SSE stream the hub sends. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -24,16 +20,6 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   // Reverse proxies (nginx) must not buffer a stream.
   'X-Accel-Buffering': 'no',
 };
-
-/** How long a reader may take nothing, with more than the cap waiting, before it is judged stalled. */
-export const DEFAULT_STALL_MS = 10_000;
-
-export interface PaceLimits {
-  /** Most bytes that may wait behind the event the reader is taking while it is stalled. */
-  maxBacklogBytes: number;
-  /** How long the reader may take nothing at all before it counts as stalled. */
-  stallMs: number;
-}
 
 /**
  * Hears the bytes a response is sent, as written: its status line and headers (`head`), each
@@ -54,21 +40,14 @@ export class SseWriter {
   /** Set while the raw stream is recorded (WireListener). */
   wire: WireListener | undefined = undefined;
   private opened = false;
-  /** Bytes handed to `res.write` so far. */
-  private written = 0;
-  /** Where each event still (partly) in the response's buffer ends, in `written` offsets. */
-  private readonly ends = new Ring<number>();
-  /** A write was refused and the response has not drained since. */
-  private refused = false;
-  /** `written - backlog` at the last look, and when it last grew. */
-  private taken = 0;
-  private progressAt = 0;
+  /** The reader's pace, on the response's buffer. */
+  private readonly pace: WritePace;
   private readonly drainWaiters = new Set<() => void>();
 
   constructor(readonly res: ServerResponse) {
+    this.pace = new WritePace(res);
     res.on('drain', () => {
-      this.refused = false;
-      this.progressAt = Date.now();
+      this.pace.drained();
       const waiting = [...this.drainWaiters];
       this.drainWaiters.clear();
       for (const waiter of waiting) waiter();
@@ -94,7 +73,7 @@ export class SseWriter {
     this.res.flushHeaders();
     this.wire?.('head', headOf(this.res));
     this.lastWrite = Date.now();
-    this.progressAt = this.lastWrite;
+    this.pace.progressed(this.lastWrite);
   }
 
   /**
@@ -130,7 +109,7 @@ export class SseWriter {
 
   /** A write was refused and the response has not drained since. */
   get blocked(): boolean {
-    return this.refused;
+    return this.pace.blocked;
   }
 
   /** Called once, at the response's next `drain` (not at all if it closes first). */
@@ -141,24 +120,12 @@ export class SseWriter {
 
   /** Bytes waiting behind the event the reader is taking now. */
   get queued(): number {
-    const taken = this.written - this.res.writableLength;
-    const ends = this.ends;
-    while (ends.length > 0 && ends.first! <= taken) ends.shift();
-    const head = ends.first;
-    return head === undefined ? 0 : this.written - head;
+    return this.pace.queued;
   }
 
-  /** Whether the reader is judged stalled (see the file comment). */
+  /** Whether the reader is judged stalled (write-pace.ts). */
   stalled(limits: PaceLimits, now = Date.now()): boolean {
-    if (!this.refused) return false;
-    const taken = this.written - this.res.writableLength;
-    if (taken > this.taken) {
-      this.taken = taken;
-      this.progressAt = now;
-    }
-    const queued = this.queued;
-    if (queued <= limits.maxBacklogBytes) return false;
-    return queued > 2 * limits.maxBacklogBytes || now - this.progressAt >= limits.stallMs;
+    return this.pace.stalled(limits, now);
   }
 
   private write(text: string, isEvent: boolean): boolean {
@@ -167,15 +134,9 @@ export class SseWriter {
     // Bytes, not characters: writableLength counts bytes. Length is exact for ASCII, which the
     // framing and nearly every message is; a rare non-ASCII event is counted at its byte length.
     const size = text.length;
-    this.written += size;
     const ok = this.res.write(text);
     this.wire?.('data', text);
-    if (this.res.writableLength === 0) {
-      // Everything went to the socket: no event is waiting, nothing to track.
-      this.ends.clear();
-      this.written = this.taken = 0;
-    } else if (isEvent) this.ends.push(this.written);
-    if (!ok) this.refused = true;
+    this.pace.wrote(size, ok, isEvent);
     return ok;
   }
 }
