@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { onCleanup } from '../helpers/cleanup.js';
 import { EVERYTHING_SERVER } from '../helpers/server-entries.js';
 import { waitFor } from '../helpers/waits.js';
-import { initialize, requireBuild, spawnRelay, tempHome, textOf } from './relay-helpers.js';
+import { initialize, relayEnv, requireBuild, spawnRelay, tempHome, textOf } from './relay-helpers.js';
 
 beforeAll(requireBuild);
 
@@ -78,4 +78,32 @@ describe('patchbay relay --url', () => {
     for (const h of seen) expect(h.authorization).toBeUndefined();
     expect(relay.stderr()).not.toContain('key-from-the-store');
   });
+
+  it('takes 2025-era lines through the embedded hub’s stdio door: a 50 MB answer whole on one line, sampling mid-call both ways, a call still open at EOF answered', async () => {
+    const url = await everythingOverHttp();
+    const home = await tempHome();
+    const relay = spawnRelay(home, ['--url', url], { ...relayEnv(home), PATCHBAY_LOG_LEVEL: 'debug' });
+    relay.write({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { sampling: {} }, clientInfo: { name: 'relay-url-door', version: '1' } } });
+    relay.write({ method: 'notifications/initialized' });
+    await relay.answer(0);
+    expect(relay.stderr()).toContain('2025-era lines go through the hub’s stdio door, in this process');
+
+    const bytes = 50 * 1000 * 1000;
+    relay.write({ id: 1, method: 'tools/call', params: { name: 'big', arguments: { bytes } } });
+    const big = textOf(await relay.answer(1, 120_000));
+    expect(big.length).toBe(bytes);
+    expect(/^x+$/.test(big)).toBe(true);
+
+    relay.write({ id: 2, method: 'tools/call', params: { name: 'test_sampling', arguments: { prompt: 'ping?' } } });
+    const request = await waitFor(() => relay.messages.find((m) => m.method === 'sampling/createMessage'), 'the sampling request on stdout', 20_000);
+    expect(relay.messages.some((m) => m.id === 2)).toBe(false);
+    relay.write({ id: request.id, result: { role: 'assistant', content: { type: 'text', text: 'pong' }, model: 'test-model', stopReason: 'endTurn' } });
+    expect(textOf(await relay.answer(2))).toBe('LLM response: pong');
+
+    relay.write({ id: 3, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 500 } } });
+    relay.child.stdin!.end();
+    expect(textOf(await relay.answer(3))).toBe('slept');
+    expect(await relay.exited()).toBe(0);
+    expect(relay.junk).toEqual([]);
+  }, 180_000);
 });

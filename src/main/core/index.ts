@@ -57,6 +57,7 @@ export { APP_SANDBOX_PAGE, appSandboxCspFromQuery } from './ui/app-sandbox.js';
 
 // Types of the heavy parts (erased at run time).
 export type { EngineOptions, RunningEngine } from './engine/engine.js';
+export type { LineOutput, StdioDoor } from './hub/stdio-door.js';
 export type { StartAtLogin } from './engine/settings-api.js';
 export type { ClientId } from './clients/client-defs.js';
 export type { ClientsRuntime } from './clients/clients-runtime.js';

@@ -13,6 +13,8 @@ export interface RelayOutput {
   off?(event: 'error', listener: (err: Error) => void): unknown;
   /** Without it the output is taken as never full (a test double that keeps everything). */
   once?(event: 'drain', listener: () => void): unknown;
+  /** Bytes written that the client has not taken yet (process.stdout has it); read by the stdio door's pace. */
+  readonly writableLength?: number;
 }
 
 /** What readers of the hub's streams check after each chunk. */

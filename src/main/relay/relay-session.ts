@@ -8,10 +8,14 @@
  *
  * That is the legacy era. A line of the modern era (its `_meta` names 2026-07-28 or later) has no
  * session and waits for nothing: it goes to modern-relay.ts, per message, beside this queue.
+ *
+ * `relay --url` has the hub in its own process: its legacy lines go through the hub's stdio door
+ * (`door`), which does all of the above in process — no HTTP, no session id, nothing to replay
+ * here — and writes the answers itself. Its modern lines still go to the `/mcp` door.
  */
 import { ErrorCode, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from '../../shared/protocol.js';
 import { errorResponse, type JsonRpcId, type JsonRpcRequest } from '../core/index.js';
-import type { Logger } from '../core/index.js';
+import type { Logger, StdioDoor } from '../core/index.js';
 import { discard, headerValue, httpCall, HttpCallError, readText, type HubResponse } from './hub-http.js';
 import type { Outgoing } from './outgoing.js';
 import type { FlowControl } from './output-flow.js';
@@ -46,6 +50,8 @@ export interface RelaySessionOptions {
   defaultRetryMs?: number;
   /** The client's side is full: the hub's streams are not read until it drains. */
   flow?: FlowControl;
+  /** The hub's stdio door in this process (`relay --url`): legacy lines go there instead of over HTTP. */
+  door?: StdioDoor;
 }
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -103,6 +109,7 @@ export class RelaySession {
       }
       return this.modern.send(out.modern, out.raw);
     }
+    if (this.options.door) return this.options.door.send(out.raw);
     const next = this.queue.then(() => {
       let release = (): void => undefined;
       const released = new Promise<void>((resolve) => (release = resolve));
@@ -128,7 +135,9 @@ export class RelaySession {
       // Open subscription streams are not waited for: they end only when cancelled.
       await this.modern.settled();
     })();
-    await Promise.race([all, delay(timeoutMs, this.abort.signal)]);
+    // The stdio door keeps its own count of answers still on their way.
+    const door = this.options.door?.drain(timeoutMs);
+    await Promise.race([door ? Promise.all([all, door]) : all, delay(timeoutMs, this.abort.signal)]);
   }
 
   /**
@@ -140,6 +149,7 @@ export class RelaySession {
     this.closed = true;
     this.abort.abort();
     this.modern.close();
+    await this.options.door?.close();
     for (const res of this.open) res.destroy();
     // Where the session lives: never look the hub up again (that could start one) just to end it.
     const endpoint = this.lastEndpoint;

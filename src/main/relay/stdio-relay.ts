@@ -3,7 +3,7 @@
  * nothing but JSON-RPC on stdout, and a clean end (P30): on stdin EOF, on the parent's death, on
  * a signal, or when stdout closes, the session is deleted on the hub and the relay returns.
  */
-import type { Logger } from '../core/index.js';
+import type { LineOutput, Logger, StdioDoor } from '../core/index.js';
 import { LineReader } from '../core/index.js';
 import { closeIdleSockets } from './hub-http.js';
 import { parseOutgoing } from './outgoing.js';
@@ -26,6 +26,11 @@ export interface StdioRelayOptions {
    * embedded hub right after, which ends the session (and the remote's) without the extra trip.
    */
   deleteSession?: boolean;
+  /**
+   * The hub's stdio door, when the hub runs in this process (`relay --url`): given the relay's
+   * output, it takes the legacy lines in place of HTTP (relay-session.ts). Undefined: HTTP.
+   */
+  openDoor?(output: LineOutput): StdioDoor | undefined;
 }
 
 export type RelayEnd = 'stdin-closed' | 'parent-exited' | 'stdout-closed' | NodeJS.Signals;
@@ -39,10 +44,22 @@ export async function runStdioRelay(options: StdioRelayOptions): Promise<RelayEn
   const { stdin, stdout, logger } = options;
   let stdoutOpen = true;
   const flow = new OutputFlow(stdout);
+  const door = options.openDoor?.({
+    write: (line) => {
+      if (stdoutOpen) flow.write(line);
+      return !flow.blocked;
+    },
+    get writableLength() {
+      return stdout.writableLength ?? 0;
+    },
+    onDrain: (listener) => void flow.onDrain(listener),
+  });
+  if (options.openDoor) logger.debug(door ? '2025-era lines go through the hub’s stdio door, in this process' : 'the hub offers no stdio door for this server: 2025-era lines go over HTTP');
   const session = new RelaySession({
     endpoint: options.endpoint,
     logger,
     flow,
+    ...(door ? { door } : {}),
     ...(options.defaultRetryMs !== undefined ? { defaultRetryMs: options.defaultRetryMs } : {}),
     deliver: (json) => {
       if (stdoutOpen) flow.write(json + '\n');

@@ -1,8 +1,10 @@
 /**
  * `patchbay relay --url URL`: a relay for a remote server that is not in the config. It runs an
  * engine of its own in the process — a temporary data dir whose config holds just that server,
- * port 0, auth on — and pipes stdio to it exactly as `relay <server>` pipes to the shared hub,
- * so the remote gets the engine's transport fallback, OAuth and reconnects.
+ * port 0, auth on — and pipes stdio to it as `relay <server>` pipes to the shared hub, so the
+ * remote gets the engine's transport fallback, OAuth and reconnects. 2025-era lines enter the
+ * engine's hub through its stdio door (hub/stdio-door.ts: in process, no HTTP hop); 2026-07-28
+ * lines go to its `/mcp` door over loopback, as `relay <server>` sends them.
  *
  * The temporary dir keeps the embedded hub's discovery file and token away from the shared hub's
  * (which must not be overwritten or removed). OAuth tokens and `${secret:NAME}` references use
@@ -91,6 +93,10 @@ export async function runUrlRelay(options: UrlRelayOptions): Promise<void> {
       endpoint: { get: async () => ({ url, token }), invalidate: () => undefined },
       // Its close below ends the session (and the remote's) at once.
       deleteSession: false,
+      // The engine is in this process: 2025-era lines enter its hub without an HTTP round trip to
+      // itself (the hop was a quarter of the relay's CPU per call); 2026-07-28 lines, which have
+      // no session, still take the /mcp door above.
+      openDoor: (output) => running.hub.openStdioDoor(serverId, output, (message) => options.logger.warn(message)),
     });
   } finally {
     // Clients give a relay a moment after closing stdin, then SIGTERM it. The signal must not

@@ -30,6 +30,7 @@ import type { EraBridge, EraBridgeFactory, HubReach, ServerPort } from './server
 import type { RequestTracer } from './tracing.js';
 import { Session, type SessionHost } from './session.js';
 import { paceLimits, type StreamLimits } from './sse-stream.js';
+import { StdioDoor, type LineOutput } from './stdio-door.js';
 
 export interface HubOptions {
   host: string;
@@ -91,6 +92,8 @@ export class Hub {
    * and closed with the hub like the others.
    */
   private readonly outsideTable = new Set<Session>();
+  /** The stdio door's sessions (also outside the table): ended with their server's, as HTTP clients' are. */
+  private readonly doorSessions = new Set<Session>();
   /** Modern clients of legacy servers, by server id (legacy-bridge.ts). */
   private readonly bridges = new Map<string, EraBridge>();
   private readonly modernClients: ModernClients;
@@ -228,6 +231,34 @@ export class Hub {
     return session;
   }
 
+  /**
+   * The stdio door to a server (stdio-door.ts): one client served in this process, a JSON-RPC
+   * message per line each way — `patchbay relay --url`'s way into the engine it embeds. Its
+   * sessions are outside the table (no HTTP client can reach them), ticked and closed with the
+   * hub like the others, and observed as the `stdio` transport by way of the relay. Undefined
+   * when the server is not configured (or disabled), or is stateless (a fresh child per request
+   * is the `/mcp` door's).
+   */
+  openStdioDoor(serverId: string, output: LineOutput, onWarning?: (message: string) => void): StdioDoor | undefined {
+    const server = this.closed ? undefined : this.options.server(serverId);
+    if (!server || server.stateless) return undefined;
+    return new StdioDoor(
+      output,
+      {
+        server: () => (this.closed ? undefined : this.options.server(serverId)),
+        newSession: (runtime) => {
+          const session = new Session('', runtime.id, this.sessionHost(runtime, 'stdio', undefined, undefined, 'relay'));
+          this.outsideTable.add(session);
+          this.doorSessions.add(session);
+          return session;
+        },
+        isClosed: () => this.closed,
+        maxBodyBytes: this.options.maxBodyBytes,
+      },
+      onWarning,
+    );
+  }
+
   /** Live sessions per server id (the one place they are counted). */
   sessionCounts(): Map<string, number> {
     const counts = new Map<string, number>();
@@ -235,11 +266,16 @@ export class Hub {
     return counts;
   }
 
-  /** Ends the sessions of one server (it was removed or changed in the config), its bridge's included. */
+  /**
+   * Ends the sessions of one server (it was removed or changed in the config), its bridge's and its
+   * stdio door's included (the door re-creates its session on the client's next line, as the relay
+   * does on the 404 an HTTP client then gets).
+   */
   async closeSessionsOf(serverId: string): Promise<void> {
     const bridge = this.bridges.get(serverId);
     this.bridges.delete(serverId);
-    await Promise.all([...[...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.close()), bridge?.close()]);
+    const ending = [...this.sessions.values(), ...this.doorSessions].filter((s) => s.serverId === serverId);
+    await Promise.all([...ending.map((s) => s.close()), bridge?.close()]);
   }
 
   /** A server's modern upstream: its own when it speaks the modern era, else the hub's bridge to it. */
@@ -282,12 +318,13 @@ export class Hub {
   }
 
   /**
-   * `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `hub` or
+   * `clientTransport`: `streamable-http` or `sse` (legacy HTTP+SSE) for HTTP clients, `stdio` for
+   * the stdio door's, `hub` or
    * `playground` for local sessions. `principal`: the client token's label, when one opened it;
    * `client`: that token's client id (a profile lends it to its on-demand tools through the reach);
    * `via`: `relay` when `patchbay relay` opened it (principal.ts `viaOf`).
    */
-  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string, client?: string, via?: 'relay'): SessionHost {
+  private sessionHost(server: ServerPort, clientTransport: 'streamable-http' | 'sse' | 'stdio' | 'hub' | 'playground' | 'bridge' = 'streamable-http', principal?: string, client?: string, via?: 'relay'): SessionHost {
     const observer = this.options.observer;
     // Who the client is, for what a check reports; its name comes with its initialize.
     const identity: ClientIdentity = { transport: clientTransport, ...(principal !== undefined ? { principal } : {}), ...(via !== undefined ? { via } : {}) };
@@ -314,6 +351,7 @@ export class Hub {
       ended: (session) => {
         if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
         this.outsideTable.delete(session);
+        this.doorSessions.delete(session);
       },
     };
   }
