@@ -15,25 +15,18 @@
  * dispatcher with Node's bundled fetch breaks across major versions) and hand back a global
  * `Response`, because the SDK tests `instanceof Response` when it parses OAuth error bodies.
  */
-import { Agent, EnvHttpProxyAgent, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { dispatchRequest, type RemoteRequest } from './remote-request.js';
 
-/** A request by undici's own request API: what a link's POSTs use (remote-post.ts). */
-export interface RemoteRequestInit {
-  method: string;
-  headers: Record<string, string>;
-  body: string;
-  signal?: AbortSignal;
-}
-
-/**
- * A request without the WHATWG fetch objects (Request, Headers, a web stream per body): issue 27
- * measured those at a few hundred µs of the hub's CPU per call. Same dispatcher rules as `fetch`
- * (proxy, body timeout); keep-alive connections; redirects not followed (the caller decides).
- */
-export type RemoteRequest = (url: URL, init: RemoteRequestInit) => Promise<Dispatcher.ResponseData>;
+export type { RemoteRequest, RemoteRequestInit, RemoteResponse } from './remote-request.js';
 
 export type RemoteFetch = ((url: string | URL, init?: RequestInit) => Promise<Response>) & {
-  /** The same requests by undici's request API, where this fetch offers it (createRemoteFetch's does). */
+  /**
+   * The same requests without the WHATWG fetch objects (Request, Headers, a web stream per body:
+   * issue 27 measured those at a few hundred µs of the hub's CPU per call), where this fetch
+   * offers it (createRemoteFetch's does): remote-request.ts. Same dispatcher rules as `fetch`
+   * (proxy, body timeout); keep-alive connections; redirects not followed (the caller decides).
+   */
   request?: RemoteRequest;
 };
 
@@ -90,7 +83,7 @@ export function createRemoteFetch(env: Readonly<Record<string, string | undefine
   // Its own dispatcher, never the global one: that may be Node's bundled undici, whose
   // dispatchers do not take this undici's handlers (see above). Connections are kept alive.
   const requests = dispatcher(options.bodyTimeoutMs);
-  remoteFetch.request = (url, init) => undiciRequest(url, { ...init, dispatcher: requests });
+  remoteFetch.request = dispatchRequest(requests);
   return remoteFetch;
 }
 

@@ -38,20 +38,19 @@ import { classify, isRequest, type JsonRpcMessage } from '../protocol/json-rpc.j
 import { lazyAnswer } from '../protocol/lazy-answer.js';
 import { SseParser } from '../protocol/sse-parser.js';
 import { TextChunks } from '../protocol/text-chunks.js';
-import type { Dispatcher } from 'undici';
-import type { RemoteFetch, RemoteRequestInit } from './remote-fetch.js';
+import type { RemoteFetch, RemoteRequestInit, RemoteResponse } from './remote-fetch.js';
 
 /**
- * A POST by undici's request API (remote-fetch.ts `RemoteRequest`), as the connection offers it:
- * `ids`, the JSON-RPC ids the body carries, for the exchange record it reports.
+ * A POST on undici's dispatcher (remote-request.ts), as the connection offers it: `ids`, the
+ * JSON-RPC ids the body carries, for the exchange record it reports.
  */
-export type LinkRequest = (url: URL, init: RemoteRequestInit, ids?: Array<string | number>) => Promise<Dispatcher.ResponseData>;
+export type LinkRequest = (url: URL, init: RemoteRequestInit, ids?: Array<string | number>) => Promise<RemoteResponse>;
 
 export interface PostOptions {
   url: URL;
   headers: Record<string, string>;
   fetch: RemoteFetch;
-  /** POSTs by undici's request API when given (no WHATWG objects per call); else by `fetch`. */
+  /** POSTs on undici's dispatcher when given (no WHATWG objects per call); else by `fetch`. */
   request?: LinkRequest;
   /** The bearer token of the server's OAuth, when it has one. */
   token?: () => Promise<string | undefined>;
@@ -223,7 +222,7 @@ export class RemotePost {
     });
     const decoder = new TextChunks();
     try {
-      for await (const chunk of res.chunks()) {
+      await res.read((chunk) => {
         // An event's "first byte" mark: the chunk that carried it (protocol/arrival.ts).
         arrival.at = performance.now();
         try {
@@ -231,7 +230,7 @@ export class RemotePost {
         } finally {
           arrival.at = -1;
         }
-      }
+      });
     } catch (err) {
       if (signal.aborted) return;
       this.opts.logger.debug(`transport: SSE stream disconnected: ${(err as Error).message}`);
@@ -265,7 +264,7 @@ export class RemotePost {
   }
 }
 
-/** A POST's answer, from fetch or from undici's request API: what this file reads of it. */
+/** A POST's answer, from fetch or from undici's dispatcher: what this file reads of it. */
 interface PostAnswer {
   status: number;
   statusText: string;
@@ -273,7 +272,8 @@ interface PostAnswer {
   opaqueRedirect: boolean;
   header(name: string): string | undefined;
   text(): Promise<string>;
-  chunks(): AsyncIterable<Uint8Array>;
+  /** Hands each body chunk to `onChunk` as it arrives; settles at the body's end. */
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
   /** Reads no more of it (the connection goes back to the pool when it can). */
   discard(): Promise<void>;
 }
@@ -285,14 +285,14 @@ function fromFetch(res: Response): PostAnswer {
     opaqueRedirect: res.type === 'opaqueredirect',
     header: (name) => res.headers.get(name) ?? undefined,
     text: () => res.text(),
-    chunks: async function* () {
+    read: async (onChunk) => {
       if (!res.body) return;
       const reader = res.body.getReader();
       try {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
-          yield value;
+          onChunk(value);
         }
       } finally {
         reader.releaseLock();
@@ -304,19 +304,14 @@ function fromFetch(res: Response): PostAnswer {
   };
 }
 
-function fromRequest(data: Dispatcher.ResponseData): PostAnswer {
+function fromRequest(res: RemoteResponse): PostAnswer {
   return {
-    status: data.statusCode,
-    statusText: STATUS_CODES[data.statusCode] ?? '',
+    status: res.statusCode,
+    statusText: STATUS_CODES[res.statusCode] ?? '',
     opaqueRedirect: false,
-    header: (name) => {
-      const value = data.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    text: () => data.body.text(),
-    chunks: () => data.body as AsyncIterable<Uint8Array>,
-    discard: async () => {
-      await data.body.dump().catch(() => undefined);
-    },
+    header: (name) => res.header(name),
+    text: () => res.text(),
+    read: (onChunk) => res.read(onChunk),
+    discard: () => res.dump(),
   };
 }

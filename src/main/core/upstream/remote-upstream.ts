@@ -24,7 +24,6 @@
 import { ErrorCode } from '../../../shared/protocol.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { InsufficientScopeError } from '@modelcontextprotocol/client';
-import type { Dispatcher } from 'undici';
 import { stringifyOrUndefined } from '../protocol/json-depth.js';
 import { isModernError } from '../protocol/modern.js';
 import { errorResponse, idKey, isNotification, isRequest, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
@@ -33,7 +32,7 @@ import type { UpstreamConnection } from './upstream.js';
 import { exchangeOf, maskedHeaders } from './remote-exchange.js';
 import { httpStatusOf } from './remote-errors.js';
 import { InternalRequests } from './remote-internal-requests.js';
-import type { RemoteRequestInit } from './remote-fetch.js';
+import type { RemoteRequestInit, RemoteResponse } from './remote-fetch.js';
 import type { RemoteLink } from './remote-link.js';
 import { RemoteLinks } from './remote-links.js';
 import type { RemoteUpstreamOptions } from './remote-options.js';
@@ -244,17 +243,17 @@ export class RemoteUpstream implements UpstreamConnection {
   }
 
   /** The links' POSTs by undici's request API (remote-post.ts): the same trace headers and exchange reports as `fetch`. */
-  private async request(url: URL, init: RemoteRequestInit, ids: Array<string | number> | undefined): Promise<Dispatcher.ResponseData> {
+  private async request(url: URL, init: RemoteRequestInit, ids: Array<string | number> | undefined): Promise<RemoteResponse> {
     if (this.opts.traceHeaders) {
       const traced = withTraceHeaders(init as RequestInit);
       if (traced.headers instanceof Headers) init = { ...init, headers: Object.fromEntries(traced.headers) };
     }
-    let res: Dispatcher.ResponseData | undefined;
+    let res: RemoteResponse | undefined;
     try {
       res = await this.opts.fetch.request!(url, init);
       return res;
     } finally {
-      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(url, init as RequestInit, res && { status: res.statusCode, headers: res.headers }, this.masked, ids) });
+      if (this.onevent) this.onevent({ type: 'http', exchange: exchangeOf(url, init as RequestInit, res && { status: res.statusCode, headers: res.headers() }, this.masked, ids) });
     }
   }
 
