@@ -67,6 +67,13 @@ describe('checkToken (P25)', () => {
   it('lets everything through when auth is off', () => {
     expect(checkToken(undefined, undefined).ok).toBe(true);
   });
+  it('follows a replaced token at once: the old one is refused from the next request on (its digest is not kept past it)', () => {
+    const next = 'b'.repeat(43);
+    expect(checkToken(`Bearer ${token}`, token).ok).toBe(true);
+    expect(checkToken(`Bearer ${token}`, next)).toMatchObject({ ok: false, status: 401, message: 'Unauthorized: the hub token is wrong' });
+    expect(checkToken(`Bearer ${next}`, next).ok).toBe(true);
+    expect(checkToken(`Bearer ${next}`, token).ok).toBe(false);
+  });
 });
 
 describe('CORS (P26)', () => {

@@ -2,7 +2,7 @@
  * The hub's front-door checks (PROTOCOL E: P23–P26), in one place with one test file that pins
  * them. Each returns a union rather than a boolean so the caller can answer with the exact reason.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, timingSafeEqual } from 'node:crypto';
 
 export type GuardResult = { ok: true } | { ok: false; status: number; message: string; headers?: Record<string, string> };
 
@@ -53,8 +53,16 @@ export function checkOrigin(origin: string | undefined, allowed: ReadonlySet<str
   return { ok: false, status: 403, message: `Forbidden: Origin '${origin}' is not allowed` };
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+/** SHA-256 in one call where Node has it (20.12+: no Hash object per request), else by a Hash. */
+const digest: (value: string) => Buffer =
+  typeof crypto.hash === 'function' ? (value) => crypto.hash('sha256', value, 'buffer') : (value) => createHash('sha256').update(value).digest();
+
+/** The hub token's digest, kept while the token is the same (it changes only when rotated). */
+let tokenDigest: { token: string; digest: Buffer } | undefined;
+
+function digestOfToken(token: string): Buffer {
+  if (tokenDigest?.token !== token) tokenDigest = { token, digest: digest(token) };
+  return tokenDigest.digest;
 }
 
 /**
@@ -82,13 +90,13 @@ function unauthorized(message: string): AuthResult {
 export function checkToken(authorization: string | undefined, token: string | undefined, clients?: ClientTokenVerifier): AuthResult {
   if (token === undefined) return OK;
   if (!authorization) return unauthorized('Unauthorized: missing hub token (send "Authorization: Bearer <token>")');
-  const wrong = unauthorized('Unauthorized: the hub token is wrong');
+  const wrong = (): AuthResult => unauthorized('Unauthorized: the hub token is wrong');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) return wrong;
+  if (!match) return wrong();
   const presented = match[1]!;
-  if (timingSafeEqual(digest(presented), digest(token))) return OK;
+  if (timingSafeEqual(digest(presented), digestOfToken(token))) return OK;
   const client = clients?.check(presented);
-  if (client === undefined) return wrong;
+  if (client === undefined) return wrong();
   if (client.state === 'valid') return { ok: true, principal: client.info.label, client: client.info.client };
   if (client.state === 'revoked') {
     return unauthorized(`Unauthorized: this client token (${client.info.label}) was revoked in Patchbay's Settings; export the client again (patchbay export ${client.info.client})`);
