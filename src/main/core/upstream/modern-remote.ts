@@ -16,8 +16,9 @@ import { ErrorCode } from '../../../shared/protocol.js';
 import type { Logger } from '../log/logger.js';
 import { performance } from 'node:perf_hooks';
 import { arrival } from '../protocol/arrival.js';
-import { stringifyOrUndefined } from '../protocol/json-depth.js';
+import { exceedsDepth, stringifyOrUndefined } from '../protocol/json-depth.js';
 import { classify, errorResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { lazyAnswer } from '../protocol/lazy-answer.js';
 import { withoutInvalidHeaderTools } from '../protocol/modern.js';
 import { SseParser } from '../protocol/sse-parser.js';
 import { TextChunks } from '../protocol/text-chunks.js';
@@ -123,10 +124,10 @@ export class ModernRemoteChannel implements ModernUpstream {
     const message = parseMessage(text);
     if (message && !('method' in message)) {
       // The server's own answer (an error with its status, 404 for an unknown method, …).
-      const restored = this.checked(request, { ...message, id: request.message.id } as JsonRpcResponse);
+      const restored = this.restored(request, message);
       arrival.at = headersAt;
       try {
-        return handlers.response(restored, stringifyOrUndefined(restored) ?? text, res.ok ? { local: false } : { local: false, status: res.status });
+        return handlers.response(restored, textOf(restored, message, text), res.ok ? { local: false } : { local: false, status: res.status });
       } finally {
         arrival.at = -1;
       }
@@ -135,6 +136,16 @@ export class ModernRemoteChannel implements ModernUpstream {
     const reason = res.ok ? `answered '${request.message.method}' with ${type || 'no content type'} and no JSON-RPC response` : `answered HTTP ${res.status}`;
     const error = errorResponse(request.message.id, ErrorCode.InternalError, `server '${this.opts.serverId}' ${reason} (${displayUrl(this.url)})`, { server: this.opts.serverId, cause: 'http', status: res.status });
     handlers.response(error, JSON.stringify(error), { local: true });
+  }
+
+  /**
+   * The server's answer as the client gets it: under the client's id (the body went with the
+   * client's own, so only a server that changed it needs it put back) and checked. The same
+   * object when nothing changed, so its text can go on as the server wrote it.
+   */
+  private restored(request: ModernCallRequest, message: JsonRpcMessage): JsonRpcResponse {
+    const response = message as JsonRpcResponse;
+    return this.checked(request, response.id === request.message.id ? response : ({ ...response, id: request.message.id } as JsonRpcResponse));
   }
 
   /**
@@ -179,8 +190,8 @@ export class ModernRemoteChannel implements ModernUpstream {
         return;
       }
       answered = true;
-      const restored = this.checked(request, { ...message, id: request.message.id } as JsonRpcResponse);
-      handlers.response(restored, stringifyOrUndefined(restored) ?? event.data, { local: false });
+      const restored = this.restored(request, message);
+      handlers.response(restored, textOf(restored, message, event.data), { local: false });
     });
     const decoder = new TextChunks();
     const reader = stream.getReader();
@@ -207,9 +218,19 @@ export class ModernRemoteChannel implements ModernUpstream {
   }
 }
 
+/**
+ * The text an answer goes on with: the server's own when the hub changed nothing in it and it can
+ * be one SSE `data:` line (no line breaks) whose depth the hub's walkers take; else written again.
+ */
+function textOf(restored: JsonRpcResponse, received: JsonRpcMessage, text: string): string {
+  if (restored === received && !text.includes('\n') && !text.includes('\r') && !exceedsDepth(received, text.length)) return text;
+  return stringifyOrUndefined(restored) ?? text;
+}
+
 function parseMessage(text: string): JsonRpcMessage | undefined {
   try {
-    const value = JSON.parse(text) as unknown;
+    // A large answer is routed on a skim, its result parsed on first read (lazy-answer.ts).
+    const value = (lazyAnswer(text) ?? JSON.parse(text)) as unknown;
     return classify(value) ? (value as JsonRpcMessage) : undefined;
   } catch {
     return undefined;
