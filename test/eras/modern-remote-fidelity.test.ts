@@ -9,9 +9,9 @@
  * needed before the first call.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { onCleanup } from '../helpers/cleanup.js';
+import '../helpers/cleanup.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 import { post } from '../helpers/mcp-http.js';
 import { startHub, type TestHub } from '../helpers/test-hub.js';
 
@@ -52,15 +52,7 @@ async function rawModernServer(): Promise<string> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  return `http://127.0.0.1:${await listenOnLoopback(server)}/mcp`;
 }
 
 function call(h: TestHub, id: number, name: string, args: Record<string, unknown> = {}): Promise<Response> {

@@ -65,6 +65,15 @@ async function ready(d: ReturnType<typeof openDoor>): Promise<void> {
   await d.line({ method: 'notifications/initialized' });
 }
 
+/** A hub with the probe, a door on it, initialized, and the pid of the child its session runs. */
+async function doorOnProbe(): Promise<{ h: TestHub; d: ReturnType<typeof openDoor>; pid: number }> {
+  const h = await startHub({ servers: { probe: probeServer() } });
+  const d = openDoor(h, 'probe');
+  await ready(d);
+  await d.line(call('pid', 'whoami'));
+  return { h, d, pid: Number(text(await d.answer('pid'))) };
+}
+
 describe('the hub’s stdio door', () => {
   it('serves a 2025 client line by line: the answer on the output, the client’s own text upstream, a session observed as stdio', async () => {
     const h = await startHub({ servers: { probe: probeServer() } });
@@ -109,11 +118,7 @@ describe('the hub’s stdio door', () => {
   });
 
   it('re-creates a session that ended under it by replaying the client’s initialize, then forwards the line', async () => {
-    const h = await startHub({ servers: { probe: probeServer() } });
-    const d = openDoor(h, 'probe');
-    await ready(d);
-    await d.line(call(1, 'whoami'));
-    const first = Number(text(await d.answer(1)));
+    const { h, d, pid: first } = await doorOnProbe();
     // What a config change does to a server's sessions.
     await h.engine.hub.closeSessionsOf('probe');
     await waitFor(() => !isAlive(first), 'the first child to stop');
@@ -123,6 +128,7 @@ describe('the hub’s stdio door', () => {
     await d.line(call(3, 'dump_input'));
     const upstream = (JSON.parse(text(await d.answer(3))) as string[]).map((l) => JSON.parse(l) as Message);
     expect(upstream.map((m) => m.method ?? '')).toEqual(['initialize', 'notifications/initialized', 'tools/call', 'tools/call']);
+    expect(upstream.slice(2).map((m) => m.id)).toEqual([2, 3]);
     expect(upstream[0]!.id).toBe('patchbay-relay-replay-1');
     // The replayed initialize's answer is the door's, never the client's.
     expect(d.messages.filter((m) => m.id === 'patchbay-relay-replay-1')).toEqual([]);
@@ -175,11 +181,7 @@ describe('the hub’s stdio door', () => {
   }, 180_000);
 
   it('drains what is still on its way, then closes its session and stops the child', async () => {
-    const h = await startHub({ servers: { probe: probeServer() } });
-    const d = openDoor(h, 'probe');
-    await ready(d);
-    await d.line(call(1, 'whoami'));
-    const pid = Number(text(await d.answer(1)));
+    const { d, pid } = await doorOnProbe();
     await d.line(call(2, 'slow_progress', { steps: 3, intervalMs: 100 }));
     await d.door.drain(10_000);
     expect(text(await d.answer(2, 1))).toBe('done after 3 steps');

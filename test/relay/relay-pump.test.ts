@@ -9,10 +9,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onCleanup } from '../helpers/cleanup.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 import { everythingServer } from '../helpers/server-entries.js';
 import { startHub } from '../helpers/test-hub.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -95,12 +94,7 @@ describe('the relay as a byte pump', () => {
         });
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onCleanup(() => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }));
-    const port = (server.address() as AddressInfo).port;
+    const port = await listenOnLoopback(server);
     // A "hub" the relay trusts: this process's pid (alive), loopback, answering /health.
     writeFileSync(path.join(home, 'hub.json'), JSON.stringify({ pid: process.pid, port, url: `http://127.0.0.1:${port}`, startedAt: new Date().toISOString(), version: 'test' }));
     writeFileSync(path.join(home, 'hub-token'), 'a'.repeat(64), { mode: 0o600 });

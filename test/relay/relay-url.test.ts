@@ -6,10 +6,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onCleanup } from '../helpers/cleanup.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 import { EVERYTHING_SERVER } from '../helpers/server-entries.js';
 import { waitFor } from '../helpers/waits.js';
 import { initialize, relayEnv, requireBuild, spawnRelay, tempHome, textOf } from './relay-helpers.js';
@@ -58,14 +58,10 @@ describe('patchbay relay --url', () => {
         res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onCleanup(() => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }));
+    const port = await listenOnLoopback(server);
     const home = await tempHome();
     await writeFile(path.join(home, 'secrets.json'), JSON.stringify({ version: 1, secrets: { API_KEY: 'key-from-the-store' } }), { mode: 0o600 });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const url = `http://127.0.0.1:${port}/mcp`;
     const relay = spawnRelay(home, ['--url', url, '--header', 'X-Api-Key: ${secret:API_KEY}', '--transport', 'http']);
     relay.write(initialize(0));
     relay.write({ method: 'notifications/initialized' });

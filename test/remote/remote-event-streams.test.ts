@@ -15,7 +15,6 @@
  *   reach the client; the renewed subscribe's answer does not.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/main/core/log/logger.js';
 import type { JsonRpcMessage } from '../../src/main/core/protocol/json-rpc.js';
@@ -23,6 +22,7 @@ import { createRemoteUpstream } from '../../src/main/core/upstream/remote-connec
 import { createRemoteFetch, type RemoteFetch } from '../../src/main/core/upstream/remote-fetch.js';
 import type { RemoteUpstream } from '../../src/main/core/upstream/remote-upstream.js';
 import { onCleanup } from '../helpers/cleanup.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 import { SseReader } from '../helpers/sse.js';
 import { connect } from '../helpers/test-client.js';
 import { waitFor } from '../helpers/waits.js';
@@ -52,15 +52,7 @@ async function silentBodyServer(): Promise<string> {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.write('the rest never comes');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return `http://127.0.0.1:${await listenOnLoopback(server)}/`;
 }
 
 /** Fetches an ordinary (non-stream) response through `fetch` and reads it: the code it failed with. */

@@ -4,9 +4,8 @@
  * server and the cause (DNS, refused, TLS, 5xx, timeout), within the timeout, never a hang.
  */
 import http from 'node:http';
-import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { onCleanup } from '../helpers/cleanup.js';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 import { initializeRequest, type JsonRpcMessage } from '../helpers/json-rpc.js';
 import { messagesOfResponse, post } from '../helpers/mcp-http.js';
 import { childPid, connect } from '../helpers/test-client.js';
@@ -26,16 +25,7 @@ async function initializeAnswer(hub: TestHub, id: string): Promise<{ answer: Jso
 
 /** A loopback HTTP server of the test's own, closed after the test. */
 async function listen(handler: http.RequestListener): Promise<number> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return (server.address() as net.AddressInfo).port;
+  return listenOnLoopback(http.createServer(handler));
 }
 
 describe('remote upstream resilience', () => {

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { onCleanup } from '../../../../test/helpers/cleanup.js';
+import { listenOnLoopback } from '../../../../test/helpers/loopback-server.js';
 import { initializeRequest } from '../../../../test/helpers/json-rpc.js';
 import { messagesOfResponse, post } from '../../../../test/helpers/mcp-http.js';
 import { OAUTH_SERVER, startFixture, startRemoteHub } from '../../../../test/remote/remote-harness.js';
@@ -57,15 +57,7 @@ async function protectedServer(issuer: string): Promise<{ url: string; origin: s
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   return { url: `${origin}/mcp`, origin };
 }
 

@@ -2,15 +2,12 @@
  * remote-request.ts against a real HTTP server on loopback, through a real undici Agent.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { onCleanup } from '../../../../test/helpers/cleanup.js';
+import { listenOnLoopback } from '../../../../test/helpers/loopback-server.js';
 import { dispatchRequest } from './remote-request.js';
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo();
-});
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: URL; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
@@ -21,20 +18,12 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: 
     req.on('end', () => handler(req, res, body));
   });
   server.on('connection', (s) => sockets.add(s));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp?x=1`), sockets };
+  return { url: new URL(`http://127.0.0.1:${await listenOnLoopback(server)}/mcp?x=1`), sockets };
 }
 
 function agent(options: ConstructorParameters<typeof Agent>[0] = {}): Agent {
   const a = new Agent(options);
-  cleanups.push(() => a.close());
+  onCleanup(() => a.close());
   return a;
 }
 
