@@ -9,7 +9,7 @@
  * Used by the 2026-07-28 door (modern-reply.ts, which holds until the first message) and by the
  * 2025 door's request streams (http-sink.ts `replySink`, which also opens the stream once a hold
  * time has passed, so a slow call is resumable (P9, P11) and kept alive (P13) as before).
- * Framing and the judgement of a reader's pace are the one SSE writer's (protocol/sse-writer.ts).
+ * Framing is the one SSE writer's (protocol/sse-writer.ts), the judgement of a reader's pace write-pace.ts's.
  */
 import type { ServerResponse } from 'node:http';
 import { headOf, SseWriter, type PaceLimits, type WireListener } from '../protocol/sse-writer.js';

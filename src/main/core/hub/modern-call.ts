@@ -3,7 +3,7 @@
  * the modern era. It holds the call to what a 2025 session holds each request to (session.ts),
  * with the same parts: the server's request deadline, moved on by progress and checked by the
  * hub's tick (call-clock.ts); the client's pace judged by the one SSE writer (modern-reply.ts over
- * protocol/sse-writer.ts), a stalled client's call given up with an error and cancelled upstream;
+ * protocol/write-pace.ts), a stalled client's call given up with an error and cancelled upstream;
  * and the same observer calls — the client's request and answer, the server's side (or the
  * bridge's, `bridged`), the upstream's events (stderr, HTTP), and the upstream's health for the
  * server's status: it could not be reached (`upstreamFailed`), it answered (`upstreamAnswered`),

@@ -20,7 +20,7 @@ import type { ServerPort } from './server-port.js';
 
 export interface ModernContext extends ModernCallContext {
   clients: ModernClients;
-  /** The pace a reply's client is held to (protocol/sse-writer.ts): the hub's stream limits, as for a shared child's stream. */
+  /** The pace a reply's client is held to (protocol/write-pace.ts): the hub's stream limits, as for a shared child's stream. */
   pace: PaceLimits;
 }
 

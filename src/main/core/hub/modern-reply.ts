@@ -49,7 +49,7 @@ export class ModernReply {
   constructor(
     res: ServerResponse,
     headers: Record<string, string>,
-    /** The pace a client is held to (protocol/sse-writer.ts; the hub's stream limits). */
+    /** The pace a client is held to (protocol/write-pace.ts; the hub's stream limits). */
     private readonly pace: PaceLimits = { maxBacklogBytes: DEFAULT_MAX_BACKLOG_BYTES, stallMs: DEFAULT_STALL_MS },
   ) {
     this.reply = new HttpReply(res, headers);
@@ -84,7 +84,7 @@ export class ModernReply {
   }
 
   /**
-   * The client is judged stalled (protocol/sse-writer.ts: it took nothing for a while with more
+   * The client is judged stalled (protocol/write-pace.ts: it took nothing for a while with more
    * than the cap waiting behind what it reads, or let twice the cap pile up): nothing more may be
    * written but the call's final answer. A client busy reading one large message is never judged
    * stalled for it.

@@ -23,7 +23,7 @@ export interface StreamLimits {
   maxBytes: number;
   /**
    * Most bytes a stalled client may leave waiting behind the message it is reading (default
-   * DEFAULT_MAX_BACKLOG_BYTES; see protocol/sse-writer.ts for how a client is judged stalled).
+   * DEFAULT_MAX_BACKLOG_BYTES; see protocol/write-pace.ts for how a client is judged stalled).
    * Applies only where the producer cannot be held back (a shared child, a remote, a profile):
    * the stream is then given up, its open requests answered with an error.
    */
@@ -147,7 +147,7 @@ export class SseStream {
   }
 
   /**
-   * Whether the client is stalled, judged by its pace (protocol/sse-writer.ts) and only where the
+   * Whether the client is stalled, judged by its pace (protocol/write-pace.ts) and only where the
    * producer is not held back for it; a stalled stream is given up (StreamFlow.overflowed). Also
    * run by the hub's tick, so a client that stops reading is given up even when nothing more comes.
    */

@@ -35,7 +35,7 @@ export interface StreamSink {
   /** Bytes taken but not yet consumed (what a client that stopped reading leaves in the hub). */
   readonly backlog?: number;
   /**
-   * Whether its consumer is judged stalled at these limits (protocol/sse-writer.ts: by what it
+   * Whether its consumer is judged stalled at these limits (protocol/write-pace.ts: by what it
    * failed to take over time, never by the size of one message). In-process sinks never are.
    */
   stalled?(limits: PaceLimits, now: number): boolean;

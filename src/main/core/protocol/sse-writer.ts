@@ -1,7 +1,6 @@
 /**
  * Server-Sent Events on a node:http response: the one place the hub frames SSE (the doors'
- * streams, the 2026-07-28 replies, `/api/events`, the inspector's live feed) and the one place a
- * reader's pace is measured.
+ * streams, the 2026-07-28 replies, `/api/events`, the inspector's live feed).
  *
  * Pace (PROTOCOL Q13) is judged by write-pace.ts, on the response's buffer: `stalled(limits)` says
  * whether the reader fell too far behind; what the caller does then — answer with errors, end the
