@@ -24,7 +24,7 @@ import { SseParser } from '../protocol/sse-parser.js';
 import { TextChunks } from '../protocol/text-chunks.js';
 import { exchangeOf, maskedHeaders } from './remote-exchange.js';
 import { displayUrl, rpcErrorFor } from './remote-errors.js';
-import type { RemoteFetch } from './remote-fetch.js';
+import type { RemoteFetch, RemoteResponse } from './remote-fetch.js';
 import type { RemoteAuth } from './remote-upstream.js';
 import type { ModernCall, ModernCallHandlers, ModernCallRequest, ModernUpstream } from './modern-upstream.js';
 
@@ -102,24 +102,24 @@ export class ModernRemoteChannel implements ModernUpstream {
     const body = request.raw ?? JSON.stringify(request.message);
     let res = await this.post(request, body, signal, handlers);
     if (res.status === 401 && this.opts.auth?.provider.onUnauthorized) {
-      await res.body?.cancel();
-      await this.opts.auth.provider.onUnauthorized({ response: res, serverUrl: this.url, fetchFn: this.opts.fetch });
+      await res.discard();
+      await this.opts.auth.provider.onUnauthorized({ response: res.headersOnly(), serverUrl: this.url, fetchFn: this.opts.fetch });
       res = await this.post(request, body, signal, handlers);
     }
     // P37: a 403 insufficient_scope steps up (the union of the scopes asked so far) and tries once
     // more; the auth service refuses a step-up that could only loop, and that refusal is the answer.
     if (res.status === 403 && this.opts.auth) {
-      const challenge = extractWWWAuthenticateParams(res);
+      const challenge = extractWWWAuthenticateParams(res.headersOnly());
       if (challenge.error === 'insufficient_scope') {
-        await res.body?.cancel();
+        await res.discard();
         await this.opts.auth.stepUp({ ...(challenge.scope ? { scope: challenge.scope } : {}), ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });
         res = await this.post(request, body, signal, handlers);
       }
     }
     // The response's first byte (status line and headers): a JSON answer's "first byte" mark.
     const headersAt = performance.now();
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type === 'text/event-stream' && res.ok && res.body) return this.readStream(request, res.body, handlers, signal);
+    const type = (res.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'text/event-stream' && res.ok) return this.readStream(request, res, handlers, signal);
     const text = await res.text();
     const message = parseMessage(text);
     if (message && !('method' in message)) {
@@ -160,7 +160,11 @@ export class ModernRemoteChannel implements ModernUpstream {
     return dropped.length === 0 ? response : ({ ...response, result } as JsonRpcResponse);
   }
 
-  private async post(request: ModernCallRequest, body: string, signal: AbortSignal, handlers: ModernCallHandlers): Promise<Response> {
+  /**
+   * One POST: on the connection's dispatcher when its fetch offers it (remote-request.ts: no
+   * Request, Headers or web streams per call, a few hundred µs of the hub's CPU), else by fetch.
+   */
+  private async post(request: ModernCallRequest, body: string, signal: AbortSignal, handlers: ModernCallHandlers): Promise<CallAnswer> {
     const headers: Record<string, string> = {
       ...this.opts.headers,
       'Content-Type': 'application/json',
@@ -169,17 +173,18 @@ export class ModernRemoteChannel implements ModernUpstream {
     for (const [name, value] of Object.entries(request.headers)) if (FORWARDED.test(name)) headers[name] = value;
     const token = await this.opts.auth?.provider.token();
     if (token) headers.Authorization = `Bearer ${token}`;
-    const init: RequestInit = { method: 'POST', headers, body, signal };
-    let res: Response | undefined;
+    const init = { method: 'POST', headers, body, signal };
+    let res: CallAnswer | undefined;
     try {
-      res = await this.opts.fetch(this.url, init);
+      const dispatch = this.opts.fetch.request;
+      res = dispatch ? fromDispatch(await dispatch(this.url, init)) : fromFetch(await this.opts.fetch(this.url, init));
       return res;
     } finally {
-      handlers.event?.({ type: 'http', exchange: exchangeOf(this.url, init, res, this.masked, [request.message.id]) });
+      handlers.event?.({ type: 'http', exchange: exchangeOf(this.url, init, res && { status: res.status, headers: res.headers() }, this.masked, [request.message.id]) });
     }
   }
 
-  private async readStream(request: ModernCallRequest, stream: ReadableStream<Uint8Array>, handlers: ModernCallHandlers, signal: AbortSignal): Promise<void> {
+  private async readStream(request: ModernCallRequest, res: CallAnswer, handlers: ModernCallHandlers, signal: AbortSignal): Promise<void> {
     let answered = false;
     const parser = new SseParser((event) => {
       if (answered || event.event !== 'message' || event.data === '') return;
@@ -192,24 +197,24 @@ export class ModernRemoteChannel implements ModernUpstream {
       answered = true;
       const restored = this.restored(request, message);
       handlers.response(restored, textOf(restored, message, event.data), { local: false });
+      // Nothing after the answer is wanted; a server that keeps the stream open after it is let go
+      // on the next turn (one that ends it, as servers do, has ended it by then: its connection stays).
+      setImmediate(() => res.cancel());
     });
     const decoder = new TextChunks();
-    const reader = stream.getReader();
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
+      await res.read((chunk) => {
+        if (answered) return;
         // An event's "first byte" mark: the chunk that carried it (protocol/arrival.ts).
         arrival.at = performance.now();
         try {
-          parser.push(decoder.decode(value));
+          parser.push(decoder.decode(chunk));
         } finally {
           arrival.at = -1;
         }
-        if (answered) break;
-      }
-    } finally {
-      void reader.cancel().catch(() => undefined);
+      });
+    } catch (err) {
+      if (!answered && !signal.aborted) throw err;
     }
     if (answered || signal.aborted) return;
     if (request.message.method === 'subscriptions/listen') return handlers.ended?.();
@@ -235,4 +240,65 @@ function parseMessage(text: string): JsonRpcMessage | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A call's HTTP answer, from the dispatcher (remote-request.ts) or from fetch: what this file reads of it. */
+interface CallAnswer {
+  status: number;
+  ok: boolean;
+  header(name: string): string | undefined;
+  /** Every header, for the exchange record (built only when an observer listens). */
+  headers(): Headers | Record<string, string | string[]>;
+  text(): Promise<string>;
+  /** Hands each body chunk to `onChunk` as it arrives; settles at the body's end. */
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
+  /** Cuts a body still arriving. */
+  cancel(): void;
+  /** Reads no more of it (a small rest is read away so the connection can serve again). */
+  discard(): Promise<void>;
+  /** Its status and headers as a fetch Response (what the SDK's auth helpers read); the body stays this answer's. */
+  headersOnly(): Response;
+}
+
+function fromDispatch(res: RemoteResponse): CallAnswer {
+  return {
+    status: res.statusCode,
+    ok: res.statusCode >= 200 && res.statusCode <= 299,
+    header: (name) => res.header(name),
+    headers: () => res.headers(),
+    text: () => res.text(),
+    read: (onChunk) => res.read(onChunk),
+    cancel: () => res.cancel(),
+    discard: () => res.dump(),
+    headersOnly: () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers())) for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+      return new Response(null, { status: res.statusCode, headers });
+    },
+  };
+}
+
+function fromFetch(res: Response): CallAnswer {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    status: res.status,
+    ok: res.ok,
+    header: (name) => res.headers.get(name) ?? undefined,
+    headers: () => res.headers,
+    text: () => res.text(),
+    read: async (onChunk) => {
+      if (!res.body) return;
+      reader = res.body.getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        onChunk(value);
+      }
+    },
+    cancel: () => void (reader ?? res.body)?.cancel().catch(() => undefined),
+    discard: async () => {
+      await res.body?.cancel().catch(() => undefined);
+    },
+    headersOnly: () => res,
+  };
 }

@@ -110,6 +110,25 @@ describe('dispatchRequest', () => {
     await new Promise<void>((resolve) => (bigSocket!.destroyed ? resolve() : bigSocket!.once('close', () => resolve())));
   });
 
+  it('cancel() cuts a body still arriving (its reader sees the abort) and is nothing once the body ended', async () => {
+    let open: Socket | undefined;
+    const { url } = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      if (req.url?.includes('x=1')) {
+        open = req.socket;
+        res.write('data: 1\n\n'); // and the stream stays open
+      } else res.end('data: done\n\n');
+    });
+    const request = dispatchRequest(agent());
+    const endless = await request(url, POST);
+    const reading = endless.read(() => endless.cancel());
+    await expect(reading).rejects.toThrow('The response body was not wanted');
+    await new Promise<void>((resolve) => (open!.destroyed ? resolve() : open!.once('close', () => resolve())));
+    const ended = await request(new URL(url.href.replace('?x=1', '')), POST);
+    expect(await ended.text()).toBe('data: done\n\n');
+    ended.cancel();
+  });
+
   it('rejects with undici’s error when the server cannot be reached, and a silent body fails at the agent’s body timeout', async () => {
     const { url } = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });

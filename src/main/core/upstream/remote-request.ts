@@ -36,6 +36,8 @@ export interface RemoteResponse {
   read(onChunk: (chunk: Buffer) => void): Promise<void>;
   /** Reads no more of it: the rest is dropped (the connection goes back to the pool when it can). */
   dump(): Promise<void>;
+  /** Cuts a body still arriving, with its connection (a reader then sees an abort); nothing once it ended. */
+  cancel(): void;
 }
 
 export type RemoteRequest = (url: URL, init: RemoteRequestInit) => Promise<RemoteResponse>;
@@ -170,8 +172,12 @@ class ResponseHandler implements RemoteResponse {
     let bytes = 0;
     await this.read((chunk) => {
       bytes += chunk.length;
-      if (bytes > DUMP_LIMIT) this.abortRequest?.(new DOMException('The response body was not wanted', 'AbortError'));
+      if (bytes > DUMP_LIMIT) this.cancel();
     }).catch(() => undefined);
+  }
+
+  cancel(): void {
+    if (this.state.kind === 'open') this.abortRequest?.(new DOMException('The response body was not wanted', 'AbortError'));
   }
 
   private finish(state: BodyState): void {
