@@ -136,6 +136,19 @@ describe('the hub’s stdio door', () => {
     await d.door.close();
   });
 
+  it('a server that does not start: initialize answered with its error; each later line tries again and says so, never as a lost session', async () => {
+    const h = await startHub({ servers: { gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } });
+    const d = openDoor(h, 'gone');
+    await d.line(init());
+    expect((await d.answer(0)).error?.code).toBe(-32603);
+    await d.line(call(1, 'echo'));
+    const error = (await d.answer(1)).error!;
+    expect(error.code).toBe(-32603);
+    expect(error.message).toMatch(/^no session: the server did not answer initialize: /);
+    expect(d.warnings).toEqual(['no session yet (the server did not answer initialize): trying again (replaying initialize)']);
+    await d.door.close();
+  });
+
   it('holds a stdio child back while its reader does not read, and loses nothing once it does', async () => {
     const COUNT = 2048; // 32 MiB of progress notifications: far more than the pipes hold
     const h = await startHub({ servers: { probe: probeServer() }, engine: { capture: false } });

@@ -68,6 +68,8 @@ export class StdioDoor {
   private waitingForDrain = false;
   private readonly pace: WritePace;
   private replays = 0;
+  /** A session was initialized once: a later one is a re-creation, not a first start. */
+  private established = false;
   private closed = false;
 
   constructor(
@@ -191,7 +193,9 @@ export class StdioDoor {
     if (old) void old.close();
     const { session, answer } = await this.openSession(request, text);
     this.emit(JSON.stringify(answer.message), answer.message);
-    if (answer.ok) this.session = session;
+    if (!answer.ok) return;
+    this.session = session;
+    this.established = true;
   }
 
   /** A new session on the server, initialized with `request`; closed again when that failed. */
@@ -213,13 +217,19 @@ export class StdioDoor {
     if (!init) throw new Refusal(ErrorCode.ServerError, 'Bad Request: the session is not initialized (send initialize first)');
     this.session = undefined;
     const id = `patchbay-relay-replay-${++this.replays}`;
-    this.onWarning(current ? `the session ended (${current.failure ?? current.state}); re-creating it (replaying initialize)` : 're-creating the session (replaying initialize)');
+    // The client's initialize was answered with an error (the server did not start): each later
+    // line tries again, so a server that comes up later is used without the client starting over.
+    const again = this.established;
+    this.onWarning(
+      current ? `the session ended (${current.failure ?? current.state}); re-creating it (replaying initialize)` : again ? 're-creating the session (replaying initialize)' : 'no session yet (the server did not answer initialize): trying again (replaying initialize)',
+    );
     const { session, answer } = await this.openSession({ ...init, id }, undefined);
     if (!answer.ok) {
-      const error = 'error' in answer.message ? answer.message.error?.message : undefined;
-      throw new Refusal(ErrorCode.InternalError, `the session ended and could not be re-created: ${error ?? 'no result to the replayed initialize'}`);
+      const error = ('error' in answer.message ? answer.message.error?.message : undefined) ?? 'no result to the replayed initialize';
+      throw new Refusal(ErrorCode.InternalError, again ? `the session ended and could not be re-created: ${error}` : `no session: the server did not answer initialize: ${error}`);
     }
     this.session = session;
+    this.established = true;
     if (this.clientInitialized) {
       await session.forward([{ jsonrpc: '2.0', method: 'notifications/initialized' }], [undefined], undefined);
       session.attachGetStream(new LineSink(this, false), {});
