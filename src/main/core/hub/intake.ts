@@ -91,31 +91,16 @@ export class Intake {
     const body = await readBody(req, limit);
     if (!body.ok) {
       if (body.reason === 'aborted') return undefined;
-      sendError(res, 413, ErrorCode.InvalidRequest, `Payload Too Large: the body is over the ${limit}-byte limit`, { ...cors, Connection: 'close' });
+      sendError(res, 413, ErrorCode.InvalidRequest, tooLarge(limit), { ...cors, Connection: 'close' });
       if (!body.drained) res.once('finish', () => req.socket.destroy());
       return undefined;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.text);
-    } catch (err) {
-      sendError(res, 400, ErrorCode.ParseError, `Parse error: ${(err as Error).message}`, cors);
+    const read = messagesOf(body.text);
+    if ('problem' in read) {
+      sendError(res, 400, read.code, read.problem, cors);
       return undefined;
     }
-    // Before anything walks it: a body this deep would overflow whatever walks it later (P7's
-    // "never a hang": without this, a deep message on a re-serialized path got no answer at all).
-    // JSON.parse itself takes any depth.
-    if (exceedsDepth(parsed, body.text.length)) {
-      sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, cors);
-      return undefined;
-    }
-    const batch = Array.isArray(parsed);
-    const messages = (batch ? parsed : [parsed]) as unknown[];
-    if (messages.length === 0 || messages.some((m) => classify(m) === undefined)) {
-      sendError(res, 400, ErrorCode.InvalidRequest, batch && messages.length === 0 ? 'Invalid Request: empty batch' : 'Invalid Request: the body is not a JSON-RPC 2.0 message', cors);
-      return undefined;
-    }
-    return { messages: messages as JsonRpcMessage[], batch, text: body.text };
+    return read;
   }
 
   /**
@@ -137,18 +122,9 @@ export class Intake {
    * one batch, or an id a request of the session still waits under (it would steal that answer).
    */
   freshIds(messages: JsonRpcMessage[], session: Session, res: ServerResponse, cors: Record<string, string>): boolean {
-    const seen = new Set<string>();
-    for (const m of messages) {
-      if (!isRequest(m)) continue;
-      const key = idKey(m.id);
-      const why = seen.has(key) ? 'appears twice in the batch' : session.hasPending(m.id) ? 'is already in use in this session' : undefined;
-      if (why) {
-        sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(m.id as JsonRpcId)} ${why}`, cors);
-        return false;
-      }
-      seen.add(key);
-    }
-    return true;
+    const why = collidingId(messages, session);
+    if (why !== undefined) sendError(res, 400, ErrorCode.InvalidRequest, why, cors);
+    return why === undefined;
   }
 
   /** False after answering 503 when the hub is shutting down or holds `maxSessions` already. */
@@ -172,6 +148,51 @@ export class Intake {
   mintSessionId(): string {
     return newSessionId(this.opts.replicaId);
   }
+}
+
+/** The words of a body over the cap (413 at an HTTP door). */
+export function tooLarge(limit: number): string {
+  return `Payload Too Large: the body is over the ${limit}-byte limit`;
+}
+
+/**
+ * A body's text as JSON-RPC messages, or why it is not (every door answers with these words; an
+ * HTTP door with 400): JSON (-32700), not nested past MAX_JSON_DEPTH, and one JSON-RPC message or a
+ * non-empty batch of them (-32600).
+ */
+export function messagesOf(text: string): Posted | { problem: string; code: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { problem: `Parse error: ${(err as Error).message}`, code: ErrorCode.ParseError };
+  }
+  // Before anything walks it: a body this deep would overflow whatever walks it later (P7's
+  // "never a hang": without this, a deep message on a re-serialized path got no answer at all).
+  // JSON.parse itself takes any depth.
+  if (exceedsDepth(parsed, text.length)) return { problem: `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, code: ErrorCode.InvalidRequest };
+  const batch = Array.isArray(parsed);
+  const messages = (batch ? parsed : [parsed]) as unknown[];
+  if (messages.length === 0 || messages.some((m) => classify(m) === undefined)) {
+    return { problem: batch && messages.length === 0 ? 'Invalid Request: empty batch' : 'Invalid Request: the body is not a JSON-RPC 2.0 message', code: ErrorCode.InvalidRequest };
+  }
+  return { messages: messages as JsonRpcMessage[], batch, text };
+}
+
+/**
+ * Why a body's requests would not each be answered once, or undefined: the same id twice in one
+ * batch, or an id a request of the session still waits under (it would steal that answer).
+ */
+export function collidingId(messages: JsonRpcMessage[], session: Session): string | undefined {
+  const seen = new Set<string>();
+  for (const m of messages) {
+    if (!isRequest(m)) continue;
+    const key = idKey(m.id);
+    const why = seen.has(key) ? 'appears twice in the batch' : session.hasPending(m.id) ? 'is already in use in this session' : undefined;
+    if (why) return `Invalid Request: request id ${JSON.stringify(m.id as JsonRpcId)} ${why}`;
+    seen.add(key);
+  }
+  return undefined;
 }
 
 /**

@@ -18,9 +18,9 @@
  * come here: they have no session, and the relay sends them to the `/mcp` door as before.
  */
 import { ErrorCode } from '../../../shared/protocol.js';
-import { exceedsDepth, MAX_JSON_DEPTH } from '../protocol/json-depth.js';
-import { classify, errorResponse, idKey, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { classify, errorResponse, isRequest, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { WritePace, type PaceLimits } from '../protocol/write-pace.js';
+import { collidingId, messagesOf, tooLarge } from './intake.js';
 import type { ServerPort } from './server-port.js';
 import type { Session } from './session.js';
 import type { StreamSink } from './stream-sink.js';
@@ -42,6 +42,27 @@ export interface StdioDoorHost {
   newSession(runtime: ServerPort): Session;
   isClosed(): boolean;
   maxBodyBytes: number;
+}
+
+/**
+ * Who hears of a refused line (built only when one is): each request, and each entry that is no
+ * JSON-RPC message at all (by its id when it has a usable one, else null: JSON-RPC's Invalid Request).
+ */
+function answerable(text: string): Array<JsonRpcId | null> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [null];
+  }
+  const list = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
+  return list.flatMap((m): Array<JsonRpcId | null> => {
+    const kind = classify(m);
+    if (kind === 'request') return [(m as JsonRpcRequest).id];
+    if (kind !== undefined) return [];
+    const id = (m as { id?: unknown } | null)?.id;
+    return [typeof id === 'string' || typeof id === 'number' ? id : null];
+  });
 }
 
 /** The door's refusal of a line: JSON-RPC errors for its requests (none for notifications). */
@@ -112,26 +133,14 @@ export class StdioDoor {
 
   private async take(text: string): Promise<void> {
     if (this.closed) return;
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      this.refuse([null], ErrorCode.ParseError, `Parse error: ${(err as Error).message}`);
-      return;
-    }
-    const batch = Array.isArray(parsed);
-    const list = (batch ? parsed : [parsed]) as unknown[];
-    // Who hears of a refusal: each request, and each entry that is no JSON-RPC message at all (by
-    // its id when it has a usable one, else null: JSON-RPC's Invalid Request).
-    const ids = list.flatMap((m): Array<JsonRpcId | null> => {
-      const kind = classify(m);
-      if (kind === 'request') return [(m as JsonRpcRequest).id];
-      if (kind !== undefined) return [];
-      const id = (m as { id?: unknown } | null)?.id;
-      return [typeof id === 'string' || typeof id === 'number' ? id : null];
-    });
-    try {
-      const messages = this.checked(text, parsed, list, batch);
+      // The checks a POST body gets at intake, in its order and words (intake.ts).
+      const limit = this.host.maxBodyBytes;
+      // Characters never outnumber bytes; the byte count is taken only where they may differ.
+      if (text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text) > limit)) throw new Refusal(ErrorCode.InvalidRequest, tooLarge(limit));
+      const read = messagesOf(text);
+      if ('problem' in read) throw new Refusal(read.code, read.problem);
+      const { messages, batch } = read;
       const init = messages.find((m): m is JsonRpcRequest => isRequest(m) && m.method === 'initialize');
       if (init) {
         if (batch) throw new Refusal(ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch');
@@ -140,7 +149,8 @@ export class StdioDoor {
       }
       const session = await this.liveSession();
       if (batch && session.protocolVersion !== '2025-03-26') throw new Refusal(ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${session.protocolVersion}`);
-      this.freshIds(messages, session);
+      const colliding = collidingId(messages, session);
+      if (colliding !== undefined) throw new Refusal(ErrorCode.InvalidRequest, colliding);
       // The line's own text goes upstream only when it is that one message (as a POST body's).
       const raws = batch ? messages.map(() => undefined) : [text];
       if (!messages.some(isRequest)) {
@@ -152,35 +162,13 @@ export class StdioDoor {
       this.openStreams.add(sink);
       await session.forward(messages, raws, session.openRequestStream(sink, {}));
     } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      if (ids.length === 0) this.onWarning(`the hub refused a notification: ${err.message}`);
-      else this.refuse(ids, err.code, err.message);
-    }
-  }
-
-  /** The checks a POST body gets at intake (Intake.body), in its order and words. */
-  private checked(text: string, parsed: unknown, list: unknown[], batch: boolean): JsonRpcMessage[] {
-    const limit = this.host.maxBodyBytes;
-    // Characters never outnumber bytes; the byte count is taken only where they may differ.
-    if (text.length > limit || (text.length * 3 > limit && Buffer.byteLength(text) > limit)) {
-      throw new Refusal(ErrorCode.InvalidRequest, `Payload Too Large: the body is over the ${limit}-byte limit`);
-    }
-    if (exceedsDepth(parsed, text.length)) throw new Refusal(ErrorCode.InvalidRequest, `Invalid Request: the body nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
-    if (list.length === 0 || list.some((m) => classify(m) === undefined)) {
-      throw new Refusal(ErrorCode.InvalidRequest, batch && list.length === 0 ? 'Invalid Request: empty batch' : 'Invalid Request: the body is not a JSON-RPC 2.0 message');
-    }
-    return list as JsonRpcMessage[];
-  }
-
-  /** A request id that would be answered only once: twice in the line, or still waited for. */
-  private freshIds(messages: JsonRpcMessage[], session: Session): void {
-    const seen = new Set<string>();
-    for (const m of messages) {
-      if (!isRequest(m)) continue;
-      const key = idKey(m.id);
-      const why = seen.has(key) ? 'appears twice in the batch' : session.hasPending(m.id) ? 'is already in use in this session' : undefined;
-      if (why) throw new Refusal(ErrorCode.InvalidRequest, `Invalid Request: request id ${JSON.stringify(m.id)} ${why}`);
-      seen.add(key);
+      // A failure that is not a refusal is a bug: still, the line's requests get an answer (as the
+      // HTTP relay gives them), never a silence the client would wait on forever.
+      const refusal = err instanceof Refusal ? err : new Refusal(ErrorCode.InternalError, `the relay failed: ${(err as Error).message}`);
+      if (!(err instanceof Refusal)) this.onWarning(`the stdio door failed on a line: ${(err as Error).stack ?? String(err)}`);
+      const ids = answerable(text);
+      if (ids.length === 0) this.onWarning(`the hub refused a notification: ${refusal.message}`);
+      else this.refuse(ids, refusal.code, refusal.message);
     }
   }
 
